@@ -1,0 +1,5 @@
+module github.com/svc-feedback/svc
+
+go 1.24.0
+
+require github.com/google/go-cmp v0.7.0

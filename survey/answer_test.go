@@ -1,0 +1,109 @@
+package survey_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/survey"
+)
+
+func TestAnswersDecode(t *testing.T) {
+	in := `{"a":"text","b":7,"c":["x","y"],"d":{"title":"t","metadata":"m","description":"d"},"e":[]}`
+	var got survey.Answers
+	if err := json.Unmarshal([]byte(in), &got); err != nil {
+		t.Fatal(err)
+	}
+	desc := "d"
+	want := survey.Answers{
+		"a": survey.Text("text"), "b": survey.Number(7), "c": survey.Choices{"x", "y"},
+		"d": survey.BugReportAnswer{Title: "t", Metadata: "m", Description: &desc},
+		"e": survey.Choices{},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decoded answers (-want +got):\n%s", diff)
+	}
+	out, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantAny, gotAny any
+	_ = json.Unmarshal([]byte(in), &wantAny)
+	_ = json.Unmarshal(out, &gotAny)
+	if diff := cmp.Diff(wantAny, gotAny); diff != "" {
+		t.Errorf("answers did not round-trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestAnswersDecodeErrors(t *testing.T) {
+	for _, in := range []string{
+		`{"a":null}`, `{"a":true}`, `{"a":[1,2]}`, `{"a":1e999}`, `{"a":{"title":"t"}}`,
+		`{"a":{"title":"t","metadata":"m","extra":1}}`, `{"a":{"title":1,"metadata":"m"}}`, `null`, `[]`,
+	} {
+		var a survey.Answers
+		if err := json.Unmarshal([]byte(in), &a); err == nil {
+			t.Errorf("Unmarshal(%s) succeeded, want an error", in)
+		}
+	}
+}
+
+func TestValidateAnswers(t *testing.T) {
+	str := func(s string) *string { return &s }
+	png := "data:image/png;base64,iVBORw0KGgo="
+	tests := []struct {
+		name    string
+		answers survey.Answers
+		wantErr string // "" for a valid answer
+	}{
+		{"nps zero", survey.Answers{"nps": survey.Number(0)}, ""},
+		{"nps ten", survey.Answers{"nps": survey.Number(10)}, ""},
+		{"nps eleven", survey.Answers{"nps": survey.Number(11)}, "integer from 0 to 10"},
+		{"star one", survey.Answers{"stars": survey.Number(1)}, ""},
+		{"star zero", survey.Answers{"stars": survey.Number(0)}, "integer from 1 to 5"},
+		{"star fraction", survey.Answers{"stars": survey.Number(2.5)}, "integer from 1 to 5"},
+		{"rating as text", survey.Answers{"stars": survey.Text("4")}, "integer from 1 to 5"},
+		{"single option", survey.Answers{"favourite": survey.Text("Alerts")}, ""},
+		{"single option wrong case is free text", survey.Answers{"favourite": survey.Text("alerts")}, ""},
+		{"single free text", survey.Answers{"favourite": survey.Text("The API")}, ""},
+		{"single free text too long", survey.Answers{"favourite": survey.Text(strings.Repeat("x", 81))}, "not one of the options"},
+		{"single empty", survey.Answers{"favourite": survey.Text("")}, "not one of the options"},
+		{"single as list", survey.Answers{"favourite": survey.Choices{"Alerts"}}, "must be a string"},
+		{"multi options", survey.Answers{"missing": survey.Choices{"Speed", "Docs"}}, ""},
+		{"multi none", survey.Answers{"missing": survey.Choices{}}, ""},
+		{"multi too many", survey.Answers{"missing": survey.Choices{"Speed", "Docs", "Price", "Integrations"}}, "at most 3"},
+		{"multi unknown (not editable)", survey.Answers{"missing": survey.Choices{"Colour"}}, "not one of the options"},
+		{"multi case-sensitive", survey.Answers{"missing": survey.Choices{"speed"}}, "not one of the options"},
+		{"multi duplicate", survey.Answers{"missing": survey.Choices{"Speed", "Speed"}}, "chosen twice"},
+		{"multi as text", survey.Answers{"missing": survey.Text("Speed")}, "list of strings"},
+		{"open-ended", survey.Answers{"comments": survey.Text("Lovely")}, ""},
+		{"open-ended at max", survey.Answers{"comments": survey.Text(strings.Repeat("é", 1000))}, ""},
+		{"open-ended too long", survey.Answers{"comments": survey.Text(strings.Repeat("é", 1001))}, "longer than 1000"},
+		{"open-ended number", survey.Answers{"comments": survey.Number(3)}, "must be a string"},
+		{"statement", survey.Answers{"thanks": survey.Text("ok")}, "takes no answer"},
+		{"bug report", survey.Answers{"bug": survey.BugReportAnswer{Title: "t", Metadata: "m", ScreenshotDataURL: &png, RecordingEventsJSON: str(`[{"t":1}]`)}}, ""},
+		{"bug report bad screenshot", survey.Answers{"bug": survey.BugReportAnswer{Title: "t", Metadata: "m", ScreenshotDataURL: str("http://x/y.png")}}, "image data URL"},
+		{"bug report bad base64", survey.Answers{"bug": survey.BugReportAnswer{Title: "t", Metadata: "m", ScreenshotDataURL: str("data:image/png;base64,@@@")}}, "image data URL"},
+		{"bug report not an image", survey.Answers{"bug": survey.BugReportAnswer{Title: "t", Metadata: "m", ScreenshotDataURL: str("data:text/plain;base64,aGk=")}}, "image data URL"},
+		{"bug report recording object", survey.Answers{"bug": survey.BugReportAnswer{Title: "t", Metadata: "m", RecordingEventsJSON: str(`{"t":1}`)}}, "JSON-encoded array"},
+		{"bug report as text", survey.Answers{"bug": survey.Text("broken")}, "title and metadata"},
+		{"unknown question", survey.Answers{"nope": survey.Text("x")}, `no question "nope"`},
+	}
+	d := demo.Survey()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := d.ValidateAnswers(tt.answers)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("ValidateAnswers() = %v, want nil", err)
+				}
+				return
+			}
+			if !errors.Is(err, survey.ErrInvalidAnswer) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("ValidateAnswers() = %v, want ErrInvalidAnswer mentioning %q", err, tt.wantErr)
+			}
+		})
+	}
+}

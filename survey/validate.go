@@ -1,0 +1,277 @@
+package survey
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrInvalidDefinition is wrapped by every error of Definition.Validate.
+var ErrInvalidDefinition = errors.New("invalid survey definition")
+
+// ErrInvalidAnswer is wrapped by every error of Definition.ValidateAnswers.
+var ErrInvalidAnswer = errors.New("invalid answer")
+
+// Rating scale bounds.
+const (
+	MinScale = 2
+	MaxScale = 10
+)
+
+// DisplayNPS is the rating display whose scale starts at 0.
+const DisplayNPS = "nps"
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidDefinition, fmt.Sprintf(format, args...))
+}
+
+// Validate checks a definition as it is saved: a title; question ids unique and non-empty;
+// positions unique and not negative; properties present; options non-empty with unique values;
+// a rating scale an integer from 2 to 10; max values positive; routing targets that exist and
+// jump only forward. Errors wrap ErrInvalidDefinition and name the offending field.
+func (d *Definition) Validate() error {
+	if strings.TrimSpace(d.Title) == "" {
+		return invalid("title is required")
+	}
+	ids := make(map[string]bool, len(d.Questions))
+	positions := make(map[int]bool, len(d.Questions))
+	for i, q := range d.Questions {
+		at := fmt.Sprintf("questions[%d]", i)
+		if q.ID == "" {
+			return invalid("%s.id is required", at)
+		}
+		if ids[q.ID] {
+			return invalid("%s.id %q is used twice", at, q.ID)
+		}
+		ids[q.ID] = true
+		if q.Position < 0 {
+			return invalid("%s.position must not be negative", at)
+		}
+		if positions[q.Position] {
+			return invalid("%s.position %d is used twice", at, q.Position)
+		}
+		positions[q.Position] = true
+		if err := validateProperties(at+".properties", q.Properties); err != nil {
+			return err
+		}
+	}
+	for i, q := range d.Questions {
+		if err := validateRouting(fmt.Sprintf("questions[%d].routingLogic", i), q, positions); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateProperties(at string, p Properties) error {
+	switch p := p.(type) {
+	case nil:
+		return invalid("%s are required", at)
+	case RatingProperties:
+		if p.Scale < MinScale || p.Scale > MaxScale {
+			return invalid("%s.scale must be an integer from %d to %d", at, MinScale, MaxScale)
+		}
+	case SingleSelectProperties:
+		return validateOptions(at, p.Options, p.Editable)
+	case MultiSelectProperties:
+		if p.Max != nil && *p.Max <= 0 {
+			return invalid("%s.max must be positive", at)
+		}
+		return validateOptions(at, p.Options, p.Editable)
+	case OpenEndedProperties:
+		if p.Max <= 0 {
+			return invalid("%s.max must be positive", at)
+		}
+	}
+	return nil
+}
+
+func validateOptions(at string, options []Option, editable *Editable) error {
+	if len(options) == 0 {
+		return invalid("%s.options must not be empty", at)
+	}
+	seen := make(map[string]bool, len(options))
+	for i, o := range options {
+		if o.Value == "" {
+			return invalid("%s.options[%d].value must not be empty", at, i)
+		}
+		if seen[o.Value] {
+			return invalid("%s.options[%d].value %q is used twice", at, i, o.Value)
+		}
+		seen[o.Value] = true
+	}
+	if editable != nil && editable.Max <= 0 {
+		return invalid("%s.editable.max must be positive", at)
+	}
+	return nil
+}
+
+func validateRouting(at string, q Question, positions map[int]bool) error {
+	r := q.RoutingLogic
+	switch r.Type {
+	case RoutingAlways:
+		return validateTarget(at+".target", r.Target, q.Position, positions)
+	case RoutingSwitch:
+		for i, c := range r.Cases {
+			cat := fmt.Sprintf("%s.cases[%d]", at, i)
+			switch c.Operator {
+			case OpEqual, OpNotEqual, OpGreater, OpGreaterOrEqual, OpLess, OpLessOrEqual, OpContains, OpNotContains:
+			default:
+				return invalid("%s.operator %q is not a known operator", cat, c.Operator)
+			}
+			if err := validateTarget(cat+".target", c.Target, q.Position, positions); err != nil {
+				return err
+			}
+		}
+		return validateTarget(at+".default", r.Default, q.Position, positions)
+	}
+	return invalid("%s.type must be %q or %q", at, RoutingAlways, RoutingSwitch)
+}
+
+func validateTarget(at string, t Target, from int, positions map[int]bool) error {
+	switch t.Type {
+	case TargetNext, TargetEnd:
+		return nil
+	case TargetJump:
+		if !positions[t.Position] {
+			return invalid("%s jumps to position %d, which no question has", at, t.Position)
+		}
+		if t.Position <= from {
+			return invalid("%s jumps to position %d, which is not after %d: routing only moves forward", at, t.Position, from)
+		}
+		return nil
+	}
+	return invalid("%s.type must be %q, %q or %q", at, TargetNext, TargetJump, TargetEnd)
+}
+
+func badAnswer(id string, format string, args ...any) error {
+	return fmt.Errorf("%w to question %q: %s", ErrInvalidAnswer, id, fmt.Sprintf(format, args...))
+}
+
+// ValidateAnswers checks every answer against its question: the question must exist, and the
+// answer must fit its type (rating: an integer from 1 to scale, or 0 to scale for nps;
+// single-select: an option value, or free text of at most editable.max characters when editable;
+// multi-select: distinct option values plus at most one free text when editable, at most max
+// of them; open-ended: text of at most max characters; statement: no answer; bug-report: a
+// BugReportAnswer whose screenshot is an image data URL and whose recording is a JSON array).
+// Required questions are not enforced, since answers arrive one at a time.
+func (d *Definition) ValidateAnswers(answers Answers) error {
+	for id, a := range answers {
+		q, ok := d.Question(id)
+		if !ok {
+			return fmt.Errorf("%w: the survey has no question %q", ErrInvalidAnswer, id)
+		}
+		if err := validateAnswer(q, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateAnswer(q *Question, a Answer) error {
+	switch p := q.Properties.(type) {
+	case RatingProperties:
+		n, ok := a.(Number)
+		low := 1
+		if p.Display != nil && *p.Display == DisplayNPS {
+			low = 0
+		}
+		if !ok || float64(n) != math.Trunc(float64(n)) || int(n) < low || int(n) > p.Scale {
+			return badAnswer(q.ID, "a rating answer must be an integer from %d to %d", low, p.Scale)
+		}
+	case SingleSelectProperties:
+		s, ok := a.(Text)
+		if !ok {
+			return badAnswer(q.ID, "a single-select answer must be a string")
+		}
+		if !hasOption(p.Options, string(s)) && !fitsEditable(p.Editable, string(s)) {
+			return badAnswer(q.ID, "%q is not one of the options", string(s))
+		}
+	case MultiSelectProperties:
+		list, ok := a.(Choices)
+		if !ok {
+			return badAnswer(q.ID, "a multi-select answer must be a list of strings")
+		}
+		if p.Max != nil && len(list) > *p.Max {
+			return badAnswer(q.ID, "at most %d choices are allowed", *p.Max)
+		}
+		seen := make(map[string]bool, len(list))
+		freeText := 0
+		for _, s := range list {
+			if seen[s] {
+				return badAnswer(q.ID, "%q is chosen twice", s)
+			}
+			seen[s] = true
+			if hasOption(p.Options, s) {
+				continue
+			}
+			freeText++
+			if freeText > 1 || !fitsEditable(p.Editable, s) {
+				return badAnswer(q.ID, "%q is not one of the options", s)
+			}
+		}
+	case OpenEndedProperties:
+		s, ok := a.(Text)
+		if !ok {
+			return badAnswer(q.ID, "an open-ended answer must be a string")
+		}
+		if utf8.RuneCountInString(string(s)) > p.Max {
+			return badAnswer(q.ID, "the answer is longer than %d characters", p.Max)
+		}
+	case StatementProperties:
+		return badAnswer(q.ID, "a statement takes no answer")
+	case BugReportProperties:
+		br, ok := a.(BugReportAnswer)
+		if !ok {
+			return badAnswer(q.ID, "a bug report answer must be an object with title and metadata")
+		}
+		if br.ScreenshotDataURL != nil && !isImageDataURL(*br.ScreenshotDataURL) {
+			return badAnswer(q.ID, "screenshotDataUrl must be a base64 image data URL")
+		}
+		if br.RecordingEventsJSON != nil && !isJSONArray(*br.RecordingEventsJSON) {
+			return badAnswer(q.ID, "recordingEventsJson must be a JSON-encoded array")
+		}
+	default:
+		return badAnswer(q.ID, "the question has no known type")
+	}
+	return nil
+}
+
+func hasOption(options []Option, v string) bool {
+	for _, o := range options {
+		if o.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+func fitsEditable(e *Editable, s string) bool {
+	return e != nil && s != "" && utf8.RuneCountInString(s) <= e.Max
+}
+
+// isImageDataURL reports whether s is "data:image/<subtype>[;params];base64,<data>" with data
+// that decodes as standard base64. It streams the decoding to keep memory flat for large
+// screenshots.
+func isImageDataURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "data:image/")
+	if !ok {
+		return false
+	}
+	head, data, ok := strings.Cut(rest, ",")
+	if !ok || !strings.HasSuffix(head, ";base64") || len(head) == len(";base64") || data == "" {
+		return false
+	}
+	_, err := io.Copy(io.Discard, base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)))
+	return err == nil
+}
+
+func isJSONArray(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "[") && json.Valid([]byte(t))
+}
