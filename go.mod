@@ -3,3 +3,5 @@ module github.com/svc-feedback/svc
 go 1.24.0
 
 require github.com/google/go-cmp v0.7.0
+
+require github.com/mattn/go-sqlite3 v1.14.53

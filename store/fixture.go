@@ -1,0 +1,200 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/svc-feedback/svc/survey"
+)
+
+// Fixture is the import file format: teams with their keys, surveys and optional history.
+// Importing the same fixture twice changes nothing.
+type Fixture struct {
+	Teams []FixtureTeam `json:"teams"`
+}
+
+// FixtureTeam is a team of a fixture, with keys given in plaintext.
+type FixtureTeam struct {
+	ID              string          `json:"id"`
+	Name            string          `json:"name"`
+	PublishableKeys []string        `json:"publishableKeys"`
+	SecretKeys      []string        `json:"secretKeys"`
+	Surveys         []FixtureSurvey `json:"surveys"`
+}
+
+// FixtureSurvey is a survey of a fixture: its definition members inline, plus history.
+type FixtureSurvey struct {
+	ID     string `json:"id"`
+	Status Status `json:"status"`
+	survey.Definition
+	WebhookURL    string            `json:"webhookUrl,omitempty"`
+	WebhookSecret string            `json:"webhookSecret,omitempty"`
+	CreatedAt     *time.Time        `json:"createdAt,omitempty"`
+	Responses     []FixtureResponse `json:"responses,omitempty"`
+	Events        []FixtureEvent    `json:"events,omitempty"`
+}
+
+// FixtureResponse is an imported response.
+type FixtureResponse struct {
+	ID         string            `json:"id"`
+	Respondent string            `json:"respondent"`
+	Data       survey.Answers    `json:"data"`
+	Metadata   map[string]string `json:"metadata"`
+	CreatedAt  time.Time         `json:"createdAt"`
+}
+
+// FixtureEvent is an imported view or dismissal.
+type FixtureEvent struct {
+	Respondent string    `json:"respondent"`
+	Type       EventType `json:"type"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+// DecodeFixture reads a fixture file strictly: unknown members and trailing data are errors,
+// so a typo does not silently drop part of a survey.
+func DecodeFixture(r io.Reader) (Fixture, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var f Fixture
+	if err := dec.Decode(&f); err != nil {
+		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
+	}
+	if dec.More() {
+		return Fixture{}, errors.New("decode fixture: data after the JSON object")
+	}
+	return f, nil
+}
+
+// Import writes a fixture into s: teams and keys that are missing, surveys that are missing or
+// differ, and responses and events not imported before. now stamps what the fixture leaves
+// undated. Imported responses schedule no webhook. Import stops at the first error, naming the
+// record; what was written before it stays, and importing again after a fix completes it.
+func Import(ctx context.Context, s Store, f Fixture, now time.Time) error {
+	for _, ft := range f.Teams {
+		if err := importTeam(ctx, s, ft, now); err != nil {
+			return fmt.Errorf("import team %q: %w", ft.ID, err)
+		}
+	}
+	return nil
+}
+
+func importTeam(ctx context.Context, s Store, ft FixtureTeam, now time.Time) error {
+	if ft.ID == "" {
+		return invalid("team id is required")
+	}
+	err := s.CreateTeam(ctx, Team{ID: ft.ID, Name: ft.Name, CreatedAt: now})
+	if err != nil && !errors.Is(err, ErrConflict) {
+		return err
+	}
+	for _, kk := range []struct {
+		kind KeyKind
+		keys []string
+	}{{Publishable, ft.PublishableKeys}, {Secret, ft.SecretKeys}} {
+		for _, plaintext := range kk.keys {
+			if err := importKey(ctx, s, ft.ID, kk.kind, plaintext, now); err != nil {
+				return err
+			}
+		}
+	}
+	for _, fs := range ft.Surveys {
+		if err := importSurvey(ctx, s, ft.ID, fs, now); err != nil {
+			return fmt.Errorf("survey %q: %w", fs.ID, err)
+		}
+	}
+	return nil
+}
+
+func importKey(ctx context.Context, s Store, teamID string, kind KeyKind, plaintext string, now time.Time) error {
+	if err := ValidateKey(kind, plaintext); err != nil {
+		return err
+	}
+	err := s.AddKey(ctx, NewKey(teamID, kind, plaintext, now), plaintext)
+	if !errors.Is(err, ErrConflict) {
+		return err
+	}
+	k, lerr := s.LookupKey(ctx, plaintext)
+	if lerr == nil && k.TeamID == teamID && k.Kind == kind {
+		return nil // imported before
+	}
+	return fmt.Errorf("a %s key ending %q is already held by another team or was revoked: %w", kind, NewKey("", kind, plaintext, now).Hint, ErrConflict)
+}
+
+func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey, now time.Time) error {
+	fs.Definition.Normalize()
+	want := Survey{
+		ID: fs.ID, TeamID: teamID, Status: fs.Status, Definition: fs.Definition,
+		WebhookURL: fs.WebhookURL, WebhookSecret: fs.WebhookSecret, CreatedAt: now, UpdatedAt: now,
+	}
+	if want.Status == "" {
+		want.Status = StatusActive
+	}
+	if fs.CreatedAt != nil {
+		want.CreatedAt, want.UpdatedAt = *fs.CreatedAt, *fs.CreatedAt
+	}
+	have, err := s.Survey(ctx, teamID, fs.ID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		if err := s.CreateSurvey(ctx, want); err != nil {
+			return err
+		}
+		have = want
+	case err != nil:
+		return err
+	case !sameSettings(have, want):
+		want.CreatedAt, want.UpdatedAt = have.CreatedAt, now
+		if err := s.UpdateSurvey(ctx, want); err != nil {
+			return err
+		}
+		have = want
+	}
+	for i, fr := range fs.Responses {
+		if err := have.Definition.ValidateAnswers(fr.Data); err != nil {
+			return fmt.Errorf("responses[%d]: %w", i, errors.Join(ErrInvalid, err))
+		}
+		if fr.Metadata == nil {
+			fr.Metadata = map[string]string{}
+		}
+		at := fr.CreatedAt
+		if at.IsZero() {
+			at = now
+		}
+		w := ResponseWrite{
+			SurveyID: fs.ID, ID: fr.ID, Respondent: fr.Respondent, Data: fr.Data,
+			Metadata: fr.Metadata, At: at, Imported: true,
+		}
+		if err := w.Validate(); err != nil {
+			return fmt.Errorf("responses[%d]: %w", i, err)
+		}
+		if _, _, err := s.PutResponse(ctx, w); err != nil {
+			return fmt.Errorf("responses[%d]: %w", i, err)
+		}
+	}
+	for i, fe := range fs.Events {
+		if fe.Type != EventView && fe.Type != EventDismiss {
+			return fmt.Errorf("events[%d]: %w", i, invalid("type %q is not view or dismiss", fe.Type))
+		}
+		if err := ValidateRespondent(fe.Respondent); err != nil {
+			return fmt.Errorf("events[%d]: %w", i, err)
+		}
+		e := Event{SurveyID: fs.ID, Respondent: fe.Respondent, Type: fe.Type, At: fe.CreatedAt, Imported: true}
+		if err := s.RecordEvent(ctx, e); err != nil {
+			return fmt.Errorf("events[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// sameSettings reports whether two surveys have the same status, definition and webhook.
+func sameSettings(a, b Survey) bool {
+	if a.Status != b.Status || a.WebhookURL != b.WebhookURL || a.WebhookSecret != b.WebhookSecret {
+		return false
+	}
+	ja, errA := json.Marshal(a.Definition)
+	jb, errB := json.Marshal(b.Definition)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}

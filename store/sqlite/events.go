@@ -1,0 +1,131 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// RecordEvent implements store.Store.
+func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
+	var column, total, unique string
+	switch e.Type {
+	case store.EventView:
+		column, total, unique = "last_viewed_at", "views", "unique_viewers"
+	case store.EventDismiss:
+		column, total, unique = "last_dismissed_at", "dismissals", "unique_dismissers"
+	default:
+		return fmt.Errorf("record event: %w: type %q is not view or dismiss", store.ErrInvalid, e.Type)
+	}
+	at := ms(e.At)
+	return s.write(ctx, func(tx *sql.Tx) error {
+		insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES (?, ?, ?, ?, ?)`
+		if e.Imported {
+			insert = strings.Replace(insert, "INSERT", "INSERT OR IGNORE", 1)
+		}
+		res, err := tx.Exec(insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
+		if err != nil {
+			return mapErr(err, "record event")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // an imported event seen before
+		}
+		first, err := touchRespondent(tx, e.SurveyID, e.Respondent, column, at)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE survey_stats SET `+total+` = `+total+` + 1, `+unique+` = `+unique+` + ? WHERE survey_id = ?`,
+			first, e.SurveyID)
+		return mapErr(err, "count event")
+	})
+}
+
+// History implements store.Store.
+func (s *Store) History(ctx context.Context, surveyID, respondent string) (store.History, error) {
+	var responded, viewed, dismissed sql.NullInt64
+	err := s.rdb.QueryRowContext(ctx, `SELECT last_responded_at, last_viewed_at, last_dismissed_at FROM respondents
+		WHERE survey_id = ? AND respondent = ?`, surveyID, respondent).Scan(&responded, &viewed, &dismissed)
+	if err == sql.ErrNoRows {
+		return store.History{}, nil
+	}
+	if err != nil {
+		return store.History{}, mapErr(err, "respondent history")
+	}
+	return store.History{LastRespondedAt: fromNullMS(responded), LastViewedAt: fromNullMS(viewed), LastDismissedAt: fromNullMS(dismissed)}, nil
+}
+
+// Stats implements store.Store.
+func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error) {
+	var st store.Stats
+	err := s.rdb.QueryRowContext(ctx, `SELECT views, unique_viewers, dismissals, unique_dismissers, responses, unique_responders
+		FROM survey_stats WHERE survey_id = ?`, surveyID).Scan(&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals,
+		&st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders)
+	if err != nil {
+		return store.Stats{}, mapErr(err, "stats of survey "+surveyID)
+	}
+	return st, nil
+}
+
+// RatingCounts implements store.Store. Whole UTC days inside [from, to) are read from the
+// per-day rollup; only the partial days at its edges read individual ratings, so the cost
+// grows with the number of days, not of responses.
+func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+	out := make(map[string]map[int]int64, len(questionIDs))
+	lo, hi := ms(from), ms(to)
+	for _, qid := range questionIDs {
+		counts := make(map[int]int64)
+		out[qid] = counts
+		if hi <= lo {
+			continue
+		}
+		firstDay, endDay := day(lo+dayMS-1), day(hi) // whole days are [firstDay, endDay)
+		if firstDay >= endDay {
+			if err := s.addRaw(ctx, counts, surveyID, qid, lo, hi); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := s.addRaw(ctx, counts, surveyID, qid, lo, firstDay*dayMS); err != nil {
+			return nil, err
+		}
+		if err := s.addRaw(ctx, counts, surveyID, qid, endDay*dayMS, hi); err != nil {
+			return nil, err
+		}
+		if err := s.addCounts(ctx, counts, `SELECT score, SUM(n) FROM rating_days WHERE survey_id = ? AND question_id = ?
+			AND day >= ? AND day < ? GROUP BY score`, surveyID, qid, firstDay, endDay); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) addRaw(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
+	if hi <= lo {
+		return nil
+	}
+	return s.addCounts(ctx, counts, `SELECT score, COUNT(*) FROM ratings WHERE survey_id = ? AND question_id = ?
+		AND created_at >= ? AND created_at < ? GROUP BY score`, surveyID, qid, lo, hi)
+}
+
+func (s *Store) addCounts(ctx context.Context, counts map[int]int64, query string, args ...any) error {
+	rows, err := s.rdb.QueryContext(ctx, query, args...)
+	if err != nil {
+		return mapErr(err, "rating counts")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var score int
+		var n int64
+		if err := rows.Scan(&score, &n); err != nil {
+			return mapErr(err, "rating counts")
+		}
+		if n != 0 {
+			counts[score] += n
+		}
+	}
+	return mapErr(rows.Err(), "rating counts")
+}

@@ -1,0 +1,374 @@
+// Package sqlite is the SQLite implementation of store.Store, on github.com/mattn/go-sqlite3
+// (cgo).
+//
+// One goroutine owns the only write connection and commits concurrent writes together (group
+// commit): each write runs inside its own savepoint of a shared transaction, so a failing write
+// is rolled back alone and its batch-mates still commit, and every caller gets its own result
+// only after the commit is durable. Reads use a pool of read-only connections, which WAL lets
+// run beside the writer.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/store"
+)
+
+var _ store.Store = (*Store)(nil)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Synchronous is SQLite's synchronous setting for the database.
+type Synchronous string
+
+// Durability levels. Full survives power loss and is the default; Normal survives a crash of
+// the process but may lose the last commits on power loss, for more write throughput.
+const (
+	SynchronousFull   Synchronous = "FULL"
+	SynchronousNormal Synchronous = "NORMAL"
+)
+
+// Options tune the Store. The zero value is ready to use.
+type Options struct {
+	// Synchronous is the durability level; empty means SynchronousFull.
+	Synchronous Synchronous
+	// ReadConns is the size of the read pool; zero means four per CPU, at least eight.
+	ReadConns int
+	// BusyTimeout is how long a connection waits for a lock held by another process;
+	// zero means five seconds.
+	BusyTimeout time.Duration
+	// MaxBatch caps how many writes share one transaction; zero means 256.
+	MaxBatch int
+}
+
+// Store is a store.Store on one SQLite database file. It is safe for concurrent use.
+type Store struct {
+	wdb *sql.DB // one connection, used only by the writer goroutine
+	rdb *sql.DB // read-only pool
+
+	ops        chan *writeOp
+	closing    chan struct{}
+	writerDone chan struct{}
+	closeOnce  sync.Once
+	maxBatch   int
+
+	// sendMu orders sends to ops before Close: writes hold it for reading while they queue,
+	// Close takes it to set closed, so no write is queued after the writer's final drain.
+	sendMu sync.RWMutex
+	closed bool
+
+	ids *cuid2.Generator
+
+	ratingMu sync.Mutex
+	// ratingQuestions caches each survey's rating question ids, keyed by survey id and
+	// checked against the survey's updated_at, so a response write need not decode the
+	// definition.
+	ratingQuestions map[string]ratingSet
+}
+
+type ratingSet struct {
+	updatedAt int64
+	ids       map[string]bool
+}
+
+// Open opens (creating if needed) the database at path, applies pending migrations, and starts
+// the writer. Close it when done.
+func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Synchronous == "" {
+		o.Synchronous = SynchronousFull
+	}
+	if o.Synchronous != SynchronousFull && o.Synchronous != SynchronousNormal {
+		return nil, fmt.Errorf("sqlite: unknown synchronous level %q", o.Synchronous)
+	}
+	if o.ReadConns <= 0 {
+		o.ReadConns = max(8, 4*runtime.GOMAXPROCS(0))
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = 5 * time.Second
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 256
+	}
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, errors.New("sqlite: give a file path; in-memory databases cannot be shared by the read pool")
+	}
+	common := url.Values{}
+	common.Set("_busy_timeout", strconv.FormatInt(o.BusyTimeout.Milliseconds(), 10))
+	common.Set("_foreign_keys", "on")
+
+	w := url.Values{}
+	for k, v := range common {
+		w[k] = v
+	}
+	w.Set("_journal_mode", "WAL")
+	w.Set("_synchronous", string(o.Synchronous))
+	w.Set("_txlock", "immediate")
+	wdb, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+w.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
+	wdb.SetConnMaxLifetime(0)
+	wdb.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, wdb); err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
+	}
+
+	r := url.Values{}
+	for k, v := range common {
+		r[k] = v
+	}
+	r.Set("mode", "ro")
+	rdb, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+r.Encode())
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+	}
+	rdb.SetMaxOpenConns(o.ReadConns)
+	rdb.SetMaxIdleConns(o.ReadConns)
+	if err := rdb.PingContext(ctx); err != nil {
+		wdb.Close()
+		rdb.Close()
+		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+	}
+
+	s := &Store{
+		wdb: wdb, rdb: rdb,
+		ops:             make(chan *writeOp, o.MaxBatch),
+		closing:         make(chan struct{}),
+		writerDone:      make(chan struct{}),
+		maxBatch:        o.MaxBatch,
+		ids:             cuid2.NewGenerator(),
+		ratingQuestions: make(map[string]ratingSet),
+	}
+	go s.writer()
+	return s, nil
+}
+
+// escapePath keeps characters that mean something in a URI (such as ? and #) in the file name.
+func escapePath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+}
+
+// Close stops the writer after the writes already queued, and closes the database.
+func (s *Store) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.sendMu.Lock()
+		s.closed = true
+		s.sendMu.Unlock()
+		close(s.closing)
+		<-s.writerDone
+		err = errors.Join(s.wdb.Close(), s.rdb.Close())
+	})
+	return err
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", name)
+		}
+		if err := applyMigration(ctx, db, name, version); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, name string, version int) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := migrations.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`,
+		version, time.Now().UnixMilli()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// writeOp is one caller's write, run by the writer inside a savepoint.
+type writeOp struct {
+	fn   func(tx *sql.Tx) error
+	done chan error
+}
+
+// write runs fn in the writer's next transaction and returns once that transaction is durable
+// (or fn's own error, which rolls back fn's changes only). fn must not keep tx.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	op := &writeOp{fn: fn, done: make(chan error, 1)}
+	s.sendMu.RLock()
+	if s.closed {
+		s.sendMu.RUnlock()
+		return store.ErrClosed
+	}
+	select {
+	case s.ops <- op:
+		s.sendMu.RUnlock()
+	case <-ctx.Done():
+		s.sendMu.RUnlock()
+		return ctx.Err()
+	}
+	// Once queued, the write will run: waiting for its outcome (rather than for ctx) keeps
+	// the caller from reporting a failure for data that is then committed.
+	return <-op.done
+}
+
+func (s *Store) writer() {
+	defer close(s.writerDone)
+	batch := make([]*writeOp, 0, s.maxBatch)
+	for {
+		select {
+		case op := <-s.ops:
+			batch = append(batch[:0], op)
+		case <-s.closing:
+			// Finish what was queued before Close; later writes see ErrClosed.
+			for {
+				select {
+				case op := <-s.ops:
+					s.commit([]*writeOp{op})
+				default:
+					return
+				}
+			}
+		}
+	fill:
+		for len(batch) < s.maxBatch {
+			select {
+			case op := <-s.ops:
+				batch = append(batch, op)
+			default:
+				break fill
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs a batch in one transaction, each op in its own savepoint, and tells every op its
+// outcome after the commit.
+func (s *Store) commit(batch []*writeOp) {
+	ctx := context.Background()
+	results := make([]error, len(batch))
+	finish := func(commitErr error) {
+		for i, op := range batch {
+			if results[i] == nil {
+				results[i] = commitErr
+			}
+			op.done <- results[i]
+		}
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		finish(fmt.Errorf("sqlite: begin: %w", err))
+		return
+	}
+	for i, op := range batch {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT op"); err != nil {
+			results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
+			continue
+		}
+		results[i] = op.fn(tx)
+		if results[i] != nil {
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO op"); err != nil {
+				// The transaction is in an unknown state: fail the whole batch.
+				_ = tx.Rollback()
+				finish(fmt.Errorf("sqlite: rollback to savepoint: %w", err))
+				return
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE op"); err != nil {
+			_ = tx.Rollback()
+			finish(fmt.Errorf("sqlite: release savepoint: %w", err))
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		for i := range results {
+			results[i] = nil // nothing was written
+		}
+		finish(fmt.Errorf("sqlite: commit: %w", err))
+		return
+	}
+	finish(nil)
+}
+
+// mapErr turns SQLite constraint errors into the store's sentinels, by extended code.
+func mapErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.ExtendedCode {
+		case sqlite3.ErrConstraintPrimaryKey, sqlite3.ErrConstraintUnique:
+			return fmt.Errorf("%s: %w", what, store.ErrConflict)
+		case sqlite3.ErrConstraintForeignKey:
+			return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+		}
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func fromNullMS(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMS(v.Int64)
+	return &t
+}

@@ -1,0 +1,156 @@
+package sqlite_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/store/storetest"
+	"github.com/svc-feedback/svc/survey"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
+func openStore(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func seedSurvey(t *testing.T, s store.Store) store.Survey {
+	t.Helper()
+	ctx := t.Context()
+	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: "acme", Status: store.StatusActive,
+		Definition: demo.Survey(), CreatedAt: t0, UpdatedAt: t0}
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	return sv
+}
+
+var t0 = time.Date(2026, 11, 21, 10, 4, 5, 123_000_000, time.UTC)
+
+// TestAcknowledgedWritesSurviveReopen writes concurrently (so writes share transactions),
+// closes, reopens the same file and finds every response that was acknowledged.
+func TestAcknowledgedWritesSurviveReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "svc.db")
+	s := openStore(t, path)
+	sv := seedSurvey(t, s)
+	ids := cuid2.NewGenerator()
+	const n = 200
+	acked := make(chan string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := ids.New()
+			_, _, err := s.PutResponse(context.Background(), store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: fmt.Sprint("r", i),
+				Data: survey.Answers{"nps": survey.Number(i % 11)}, At: t0.Add(time.Duration(i) * time.Millisecond)})
+			if err != nil {
+				t.Errorf("PutResponse: %v", err)
+				return
+			}
+			acked <- id
+		}()
+	}
+	wg.Wait()
+	close(acked)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.PutResponse(t.Context(), store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "x", Data: survey.Answers{}}); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("PutResponse after Close: %v, want ErrClosed", err)
+	}
+
+	s = openStore(t, path)
+	defer s.Close()
+	page, _, err := s.Responses(t.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := make(map[string]bool)
+	for _, r := range page {
+		stored[r.ID] = true
+	}
+	count := 0
+	for id := range acked {
+		count++
+		if !stored[id] {
+			t.Errorf("acknowledged response %s is missing after reopen", id)
+		}
+	}
+	if count != n || len(stored) != n {
+		t.Errorf("acknowledged %d, stored %d; want %d each", count, len(stored), n)
+	}
+	st, err := s.Stats(t.Context(), sv.ID)
+	if err != nil || st.TotalResponses != n {
+		t.Errorf("Stats after reopen = %+v, %v; want %d responses", st, err, n)
+	}
+}
+
+// TestGroupCommitIsolatesFailures queues conflicting and valid writes together: the
+// conflicting ones fail with ErrConflict and the rest commit.
+func TestGroupCommitIsolatesFailures(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "svc.db"))
+	defer s.Close()
+	sv := seedSurvey(t, s)
+	ctx := t.Context()
+	ids := cuid2.NewGenerator()
+	taken := ids.New()
+	if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: taken, Respondent: "owner", Data: survey.Answers{}, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 100
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ok", Data: survey.Answers{}, At: t0}
+			if i%4 == 0 {
+				w.ID, w.Respondent = taken, "intruder" // conflicts
+			}
+			_, _, errs[i] = s.PutResponse(ctx, w)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if i%4 == 0 && !errors.Is(err, store.ErrConflict) {
+			t.Errorf("write %d: %v, want ErrConflict", i, err)
+		}
+		if i%4 != 0 && err != nil {
+			t.Errorf("write %d failed beside a conflicting write: %v", i, err)
+		}
+	}
+	st, err := s.Stats(ctx, sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1 + n - n/4); st.TotalResponses != want {
+		t.Errorf("TotalResponses = %d, want %d", st.TotalResponses, want)
+	}
+}

@@ -1,0 +1,139 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// CreateSurvey implements store.Store.
+func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
+	sv.Definition.Normalize()
+	if err := sv.Validate(); err != nil {
+		return fmt.Errorf("create survey: %w", err)
+	}
+	def, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return fmt.Errorf("create survey %s: %w", sv.ID, err)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
+			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
+			sv.PreviousWebhookSecret, ms(sv.PreviousSecretExpiresAt), ms(sv.CreatedAt), ms(sv.UpdatedAt))
+		if err != nil {
+			return mapErr(err, "create survey "+sv.ID)
+		}
+		_, err = tx.Exec(`INSERT INTO survey_stats (survey_id) VALUES (?)`, sv.ID)
+		return mapErr(err, "create survey "+sv.ID)
+	})
+}
+
+// UpdateSurvey implements store.Store.
+func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
+	sv.Definition.Normalize()
+	if err := sv.Validate(); err != nil {
+		return fmt.Errorf("update survey: %w", err)
+	}
+	def, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return fmt.Errorf("update survey %s: %w", sv.ID, err)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE surveys SET status = ?, definition = ?, webhook_url = ?, webhook_secret = ?,
+			previous_secret = ?, previous_secret_expiry = ?, updated_at = ? WHERE id = ? AND team_id = ?`,
+			string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
+			ms(sv.PreviousSecretExpiresAt), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
+		if err != nil {
+			return mapErr(err, "update survey "+sv.ID)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("update survey %s: %w", sv.ID, store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+const surveyColumns = `id, team_id, status, definition, webhook_url, webhook_secret, previous_secret,
+	previous_secret_expiry, created_at, updated_at`
+
+func scanSurvey(row interface{ Scan(...any) error }) (store.Survey, error) {
+	var (
+		sv                        store.Survey
+		status                    string
+		def                       []byte
+		expiry, created, modified int64
+	)
+	if err := row.Scan(&sv.ID, &sv.TeamID, &status, &def, &sv.WebhookURL, &sv.WebhookSecret,
+		&sv.PreviousWebhookSecret, &expiry, &created, &modified); err != nil {
+		return store.Survey{}, err
+	}
+	if err := json.Unmarshal(def, &sv.Definition); err != nil {
+		return store.Survey{}, fmt.Errorf("survey %s: stored definition: %w", sv.ID, err)
+	}
+	sv.Status = store.Status(status)
+	if expiry != 0 {
+		sv.PreviousSecretExpiresAt = fromMS(expiry)
+	}
+	sv.CreatedAt, sv.UpdatedAt = fromMS(created), fromMS(modified)
+	return sv, nil
+}
+
+// Survey implements store.Store.
+func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	row := s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ? AND team_id = ?`, id, teamID)
+	sv, err := scanSurvey(row)
+	if err != nil {
+		return store.Survey{}, mapErr(err, "survey "+id)
+	}
+	return sv, nil
+}
+
+// Surveys implements store.Store.
+func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor, limit int) ([]store.Survey, *store.Cursor, error) {
+	if limit <= 0 {
+		return nil, nil, fmt.Errorf("list surveys: %w: limit must be positive", store.ErrInvalid)
+	}
+	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = ? AND status <> 'deleted'`
+	args := []any{teamID}
+	if after != nil {
+		q += ` AND (created_at, id) < (?, ?)`
+		args = append(args, ms(after.CreatedAt), after.ID)
+	}
+	q += ` ORDER BY created_at DESC, id DESC LIMIT ?`
+	args = append(args, limit+1)
+	rows, err := s.rdb.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, mapErr(err, "list surveys")
+	}
+	defer rows.Close()
+	page := make([]store.Survey, 0, limit)
+	for rows.Next() {
+		sv, err := scanSurvey(rows)
+		if err != nil {
+			return nil, nil, mapErr(err, "list surveys")
+		}
+		page = append(page, sv)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, mapErr(err, "list surveys")
+	}
+	page, next := trim(page, limit, func(sv store.Survey) store.Cursor {
+		return store.Cursor{CreatedAt: sv.CreatedAt, ID: sv.ID}
+	})
+	return page, next, nil
+}
+
+// trim cuts a page fetched with limit+1 rows to limit, and returns the cursor of its last item
+// when a further item exists.
+func trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.Cursor) {
+	if len(page) <= limit {
+		return page, nil
+	}
+	page = page[:limit]
+	c := cursor(page[limit-1])
+	return page, &c
+}

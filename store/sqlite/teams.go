@@ -1,0 +1,103 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// CreateTeam implements store.Store.
+func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
+	if t.ID == "" {
+		return fmt.Errorf("create team: %w: id is required", store.ErrInvalid)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)`, t.ID, t.Name, ms(t.CreatedAt))
+		return mapErr(err, "create team "+t.ID)
+	})
+}
+
+// Team implements store.Store.
+func (s *Store) Team(ctx context.Context, id string) (store.Team, error) {
+	t := store.Team{ID: id}
+	var created int64
+	err := s.rdb.QueryRowContext(ctx, `SELECT name, created_at FROM teams WHERE id = ?`, id).Scan(&t.Name, &created)
+	if err != nil {
+		return store.Team{}, mapErr(err, "team "+id)
+	}
+	t.CreatedAt = fromMS(created)
+	return t, nil
+}
+
+// AddKey implements store.Store.
+func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error {
+	if k.Kind != store.Publishable && k.Kind != store.Secret {
+		return fmt.Errorf("add key: %w: unknown kind %q", store.ErrInvalid, k.Kind)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO api_keys (id, team_id, kind, hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, ms(k.CreatedAt))
+		return mapErr(err, "add key")
+	})
+}
+
+const keyColumns = `id, team_id, kind, hint, created_at, revoked_at`
+
+func scanKey(row interface{ Scan(...any) error }) (store.Key, error) {
+	var (
+		k       store.Key
+		kind    string
+		created int64
+		revoked sql.NullInt64
+	)
+	if err := row.Scan(&k.ID, &k.TeamID, &kind, &k.Hint, &created, &revoked); err != nil {
+		return store.Key{}, err
+	}
+	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), fromMS(created), fromNullMS(revoked)
+	return k, nil
+}
+
+// LookupKey implements store.Store.
+func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, error) {
+	row := s.rdb.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, store.HashKey(plaintext))
+	k, err := scanKey(row)
+	if err != nil {
+		return store.Key{}, mapErr(err, "lookup key")
+	}
+	return k, nil
+}
+
+// Keys implements store.Store.
+func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE team_id = ? ORDER BY created_at, id`, teamID)
+	if err != nil {
+		return nil, mapErr(err, "list keys")
+	}
+	defer rows.Close()
+	var keys []store.Key
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, mapErr(err, "list keys")
+		}
+		keys = append(keys, k)
+	}
+	return keys, mapErr(rows.Err(), "list keys")
+}
+
+// RevokeKey implements store.Store.
+func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Time) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND team_id = ?`, ms(at), keyID, teamID)
+		if err != nil {
+			return mapErr(err, "revoke key")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("revoke key %s: %w", keyID, store.ErrNotFound)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,302 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"time"
+	"unicode/utf8"
+
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// Sentinel errors returned (wrapped) by Store methods. Check them with errors.Is.
+var (
+	// ErrNotFound means the record does not exist, or belongs to another team.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means the write collides with an existing record, such as a response id
+	// already used by another respondent.
+	ErrConflict = errors.New("conflict")
+	// ErrInvalid means the record breaks a rule of the model; the message says which.
+	ErrInvalid = errors.New("invalid")
+	// ErrClosed means the Store was closed.
+	ErrClosed = errors.New("store closed")
+)
+
+// Store keeps svc's data. Implementations must be safe for concurrent use, scope every read by
+// team where a team is given, and pass the conformance suite in store/storetest.
+type Store interface {
+	// CreateTeam adds a team. It returns ErrConflict if the id is taken.
+	CreateTeam(ctx context.Context, t Team) error
+	// Team returns a team, or ErrNotFound.
+	Team(ctx context.Context, id string) (Team, error)
+
+	// AddKey stores the SHA-256 hash of plaintext as key k of k.TeamID. It returns ErrConflict
+	// if the same key is already stored and ErrNotFound if the team does not exist.
+	AddKey(ctx context.Context, k Key, plaintext string) error
+	// LookupKey returns the unrevoked key whose plaintext is given, or ErrNotFound.
+	LookupKey(ctx context.Context, plaintext string) (Key, error)
+	// Keys lists a team's keys, revoked ones included, oldest first.
+	Keys(ctx context.Context, teamID string) ([]Key, error)
+	// RevokeKey revokes a key of the team at the given time; it fails with ErrNotFound for a
+	// key the team does not hold. Revoking twice keeps the first time.
+	RevokeKey(ctx context.Context, teamID, keyID string, at time.Time) error
+
+	// CreateSurvey adds a survey after validating it (ErrInvalid). It returns ErrConflict if
+	// the id is taken and ErrNotFound if the team does not exist.
+	CreateSurvey(ctx context.Context, s Survey) error
+	// UpdateSurvey replaces a survey's status, definition and webhook settings after
+	// validating them and sets UpdatedAt; CreatedAt and TeamID never change. It returns
+	// ErrNotFound for a survey the team does not hold.
+	UpdateSurvey(ctx context.Context, s Survey) error
+	// Survey returns a survey of the team in any status, or ErrNotFound.
+	Survey(ctx context.Context, teamID, id string) (Survey, error)
+	// Surveys lists a team's surveys that are not deleted, newest first, limit at a time after
+	// the cursor (nil for the first page). next is nil on the last page.
+	Surveys(ctx context.Context, teamID string, after *Cursor, limit int) (page []Survey, next *Cursor, err error)
+
+	// PutResponse creates the response, or replaces the answers, metadata and telemetry of the
+	// survey's response with that id. created reports which. It returns ErrConflict when the id
+	// is the survey's response of another respondent and ErrNotFound when the survey does not
+	// exist. A created response whose survey has a webhook URL gets a pending delivery in the
+	// same transaction, unless it is imported. An imported write never changes an existing
+	// response.
+	PutResponse(ctx context.Context, w ResponseWrite) (r Response, created bool, err error)
+	// Responses lists a survey's responses, newest first, filtered by q.
+	Responses(ctx context.Context, q ResponseQuery) (page []Response, next *Cursor, err error)
+
+	// RecordEvent records a view or dismissal. An imported event identical to one imported
+	// before is ignored. It returns ErrNotFound when the survey does not exist.
+	RecordEvent(ctx context.Context, e Event) error
+	// History returns a respondent's interaction history with a survey; an unknown respondent
+	// has an empty History.
+	History(ctx context.Context, surveyID, respondent string) (History, error)
+	// Stats returns a survey's lifetime engagement totals; its cost does not grow with them.
+	Stats(ctx context.Context, surveyID string) (Stats, error)
+	// RatingCounts returns, for each rating question id asked, how many responses created in
+	// [from, to) scored each score. Scores nobody gave are absent.
+	RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error)
+
+	// Close releases the Store's resources. Calls after Close fail with ErrClosed.
+	Close() error
+}
+
+// Team owns surveys and keys.
+type Team struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+}
+
+// Status is a survey's lifecycle state. Any status can change to any other.
+type Status string
+
+// Survey statuses. Deleted is a soft delete: the survey disappears from every endpoint.
+const (
+	StatusActive   Status = "active"
+	StatusInactive Status = "inactive"
+	StatusDeleted  Status = "deleted"
+)
+
+// Valid reports whether s is a known status.
+func (s Status) Valid() bool {
+	return s == StatusActive || s == StatusInactive || s == StatusDeleted
+}
+
+// Survey is a stored survey: its definition, owner, status and webhook settings.
+type Survey struct {
+	ID     string
+	TeamID string
+	Status Status
+	survey.Definition
+	// WebhookURL receives response.created deliveries when set; it must be http or https.
+	WebhookURL string
+	// WebhookSecret signs deliveries when set.
+	WebhookSecret string
+	// PreviousWebhookSecret is also used to sign deliveries until PreviousSecretExpiresAt, so
+	// receivers can rotate secrets without dropping deliveries.
+	PreviousWebhookSecret   string
+	PreviousSecretExpiresAt time.Time
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+}
+
+// Validate checks the survey as it is saved: a cuid2 id, a team, a known status, a valid
+// definition and an http or https webhook URL. Errors wrap ErrInvalid.
+func (s *Survey) Validate() error {
+	if !cuid2.IsValid(s.ID) {
+		return invalid("survey id %q is not a cuid2", s.ID)
+	}
+	if s.TeamID == "" {
+		return invalid("survey %s has no team", s.ID)
+	}
+	if !s.Status.Valid() {
+		return invalid("survey status %q is not active, inactive or deleted", s.Status)
+	}
+	if err := s.Definition.Validate(); err != nil {
+		return errors.Join(ErrInvalid, err)
+	}
+	if s.WebhookURL != "" {
+		if err := ValidateWebhookURL(s.WebhookURL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateWebhookURL checks that u is an absolute http or https URL with a host. Errors wrap
+// ErrInvalid.
+func ValidateWebhookURL(u string) error {
+	p, err := url.Parse(u)
+	if err != nil {
+		return invalid("webhook URL: %v", err)
+	}
+	if (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return invalid("webhook URL %q must be an absolute http or https URL", u)
+	}
+	return nil
+}
+
+// Response is a stored response. Data and Metadata are kept as the JSON they were stored as
+// (an answers object and a string map), so lists can be written without decoding them.
+type Response struct {
+	ID         string
+	SurveyID   string
+	Respondent string
+	Data       json.RawMessage
+	Metadata   json.RawMessage
+	Telemetry  *string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Answers decodes the response's data.
+func (r *Response) Answers() (survey.Answers, error) {
+	var a survey.Answers
+	err := json.Unmarshal(r.Data, &a)
+	return a, err
+}
+
+// ResponseWrite is a PutResponse request. The caller validates Data against the survey.
+type ResponseWrite struct {
+	SurveyID   string
+	ID         string
+	Respondent string
+	Data       survey.Answers
+	Metadata   map[string]string
+	Telemetry  *string
+	// At is the time of the write: the new response's CreatedAt, or an update's UpdatedAt.
+	At time.Time
+	// Imported marks history brought in from elsewhere: it creates a response only if the id
+	// is free, never changes one, and never schedules a webhook.
+	Imported bool
+}
+
+// ResponseQuery selects a page of a survey's responses. Zero fields do not filter.
+type ResponseQuery struct {
+	SurveyID   string
+	Respondent string
+	// After and Before bound CreatedAt, both inclusive.
+	After  time.Time
+	Before time.Time
+	Cursor *Cursor
+	Limit  int
+}
+
+// Cursor marks the last item of a page in (CreatedAt, ID) order, newest first.
+type Cursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// EventType is the kind of a respondent event.
+type EventType string
+
+// Event types.
+const (
+	EventView    EventType = "view"
+	EventDismiss EventType = "dismiss"
+)
+
+// Event is a view or dismissal of a survey by a respondent.
+type Event struct {
+	SurveyID   string
+	Respondent string
+	Type       EventType
+	At         time.Time
+	// Imported marks history brought in from elsewhere; importing the same event twice
+	// records it once.
+	Imported bool
+}
+
+// History is a respondent's latest interactions with a survey; nil means never.
+type History struct {
+	LastRespondedAt *time.Time
+	LastViewedAt    *time.Time
+	LastDismissedAt *time.Time
+}
+
+// Stats are a survey's lifetime engagement totals. Totals count rows; uniques count distinct
+// respondents.
+type Stats struct {
+	TotalViews       int64
+	UniqueViewers    int64
+	TotalDismissals  int64
+	UniqueDismissers int64
+	TotalResponses   int64
+	UniqueResponders int64
+}
+
+// Limits on a response write, from the contract's decisions.
+const (
+	MaxRespondentChars    = 256
+	MaxMetadataKeys       = 50
+	MaxMetadataKeyChars   = 128
+	MaxMetadataValueChars = 2048
+	MaxTelemetryBytes     = 65536
+)
+
+// ValidResponseID reports whether id may name a response: a cuid2 or a canonical UUID.
+func ValidResponseID(id string) bool {
+	return cuid2.IsValid(id) || cuid2.IsUUID(id)
+}
+
+// ValidateRespondent checks a respondent identifier: 1 to 256 characters of valid UTF-8.
+// Errors wrap ErrInvalid.
+func ValidateRespondent(r string) error {
+	if r == "" || utf8.RuneCountInString(r) > MaxRespondentChars || !utf8.ValidString(r) {
+		return invalid("respondent must be 1 to %d characters", MaxRespondentChars)
+	}
+	return nil
+}
+
+// Validate checks the write's shape (not its answers, which need the survey): the response
+// id, the respondent, the metadata and telemetry limits. Errors wrap ErrInvalid.
+func (w *ResponseWrite) Validate() error {
+	if !ValidResponseID(w.ID) {
+		return invalid("response id %q is not a cuid2 or a UUID", w.ID)
+	}
+	if err := ValidateRespondent(w.Respondent); err != nil {
+		return err
+	}
+	if w.Data == nil {
+		return invalid("data is required")
+	}
+	if len(w.Metadata) > MaxMetadataKeys {
+		return invalid("metadata may hold at most %d keys", MaxMetadataKeys)
+	}
+	for k, v := range w.Metadata {
+		if utf8.RuneCountInString(k) > MaxMetadataKeyChars {
+			return invalid("metadata keys may be at most %d characters", MaxMetadataKeyChars)
+		}
+		if utf8.RuneCountInString(v) > MaxMetadataValueChars {
+			return invalid("metadata value of %q is longer than %d characters", k, MaxMetadataValueChars)
+		}
+	}
+	if w.Telemetry != nil && len(*w.Telemetry) > MaxTelemetryBytes {
+		return invalid("telemetry may be at most %d bytes", MaxTelemetryBytes)
+	}
+	return nil
+}
