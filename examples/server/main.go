@@ -1,0 +1,215 @@
+// Command server runs svc over an SQLite file: the main way to try svc, and the program the
+// service is checked against.
+//
+//	go run ./examples/server
+//
+// On first start without a fixture it creates a demo team, keys and a survey that uses every
+// question type, and prints the keys (shown only once) with curl lines to try. Each flag has an
+// SVC_* environment equivalent (-db and SVC_DB, -allow-private-webhooks and
+// SVC_ALLOW_PRIVATE_WEBHOOKS, ...); a flag given on the command line wins.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the server's settings, from flags and SVC_* variables.
+type config struct {
+	addr                 string
+	db                   string
+	seed                 string
+	baseURL              string
+	allowPrivateWebhooks bool
+	syncNormal           bool
+}
+
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	envBool := func(name string) bool {
+		b, _ := strconv.ParseBool(getenv(name))
+		return b
+	}
+	var c config
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", "127.0.0.1:8080"), "listen address (SVC_ADDR)")
+	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file (SVC_DB)")
+	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
+	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")
+	fs.BoolVar(&c.allowPrivateWebhooks, "allow-private-webhooks", envBool("SVC_ALLOW_PRIVATE_WEBHOOKS"),
+		"let webhooks reach loopback and private addresses, for local development (SVC_ALLOW_PRIVATE_WEBHOOKS)")
+	fs.BoolVar(&c.syncNormal, "sync-normal", envBool("SVC_SYNC_NORMAL"),
+		"commit with synchronous=NORMAL: faster, but the last commits may be lost on power loss (SVC_SYNC_NORMAL)")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	return c, nil
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseFlags(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+
+	opts := &sqlite.Options{}
+	if cfg.syncNormal {
+		opts.Synchronous = sqlite.SynchronousNormal
+	}
+	st, err := sqlite.Open(ctx, cfg.db, opts)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	if cfg.seed != "" {
+		if err := importFile(ctx, st, cfg.seed); err != nil {
+			return err
+		}
+		log.Info("imported fixture", "file", cfg.seed)
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	baseURL := cfg.baseURL
+	if baseURL == "" {
+		baseURL = "http://" + ln.Addr().String()
+	}
+	if cfg.seed == "" {
+		if err := ensureDemo(ctx, st, baseURL, stdout); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+
+	h := svc.NewHandler(st, &svc.Options{Logger: log, BaseURL: cfg.baseURL})
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	log.Info("listening", "addr", ln.Addr().String(), "db", cfg.db)
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	if err := h.Close(shutdownCtx); err != nil {
+		return fmt.Errorf("stop background work: %w", err)
+	}
+	return st.Close()
+}
+
+func importFile(ctx context.Context, s store.Store, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fx, err := store.DecodeFixture(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := store.Import(ctx, s, fx, time.Now()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// demoTeam is the id of the team the server creates on first start.
+const demoTeam = "demo"
+
+// ensureDemo creates the demo team, its keys and survey on first start, and prints how to use
+// them. Keys are stored hashed, so later starts cannot print them again.
+func ensureDemo(ctx context.Context, s store.Store, baseURL string, out io.Writer) error {
+	if _, err := s.Team(ctx, demoTeam); err == nil {
+		fmt.Fprintf(out, "demo team exists in this database; its keys were printed at first start (delete the database file to start over)\n")
+		return nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	now := time.Now().UTC()
+	if err := s.CreateTeam(ctx, store.Team{ID: demoTeam, Name: "Demo team", CreatedAt: now}); err != nil {
+		return err
+	}
+	pk, _, err := store.CreateKey(ctx, s, demoTeam, store.Publishable, now)
+	if err != nil {
+		return err
+	}
+	sk, _, err := store.CreateKey(ctx, s, demoTeam, store.Secret, now)
+	if err != nil {
+		return err
+	}
+	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: demoTeam, Status: store.StatusActive,
+		Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, `created the demo team, keys and survey (the keys are shown only this once):
+
+export SVC_URL=%s
+export SVC_PK=%s
+export SVC_SK=%s
+export SVC_SURVEY=%s
+
+try:
+curl -s -H "x-svc-pk: $SVC_PK" $SVC_URL/v1/svc/$SVC_SURVEY
+`, baseURL, pk, sk, sv.ID)
+	return nil
+}

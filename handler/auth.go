@@ -1,0 +1,73 @@
+package handler
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// teamHandler serves a request on behalf of the team that owns the request's key.
+type teamHandler func(w http.ResponseWriter, r *http.Request, teamID string) error
+
+// public wraps a public endpoint: it requires a publishable key in x-svc-pk.
+func (h *Handler) public(fn teamHandler) http.Handler {
+	return h.withKey(fn, store.Publishable, func(r *http.Request) (string, error) {
+		key := r.Header.Get("x-svc-pk")
+		if key == "" {
+			return "", unauthorized("missing publishable key: send it in the x-svc-pk header")
+		}
+		if strings.HasPrefix(key, store.SecretPrefix) {
+			return "", unauthorized("x-svc-pk holds a secret key: use a publishable key (svc_pk_...) here, and never put secret keys in client code")
+		}
+		return key, nil
+	})
+}
+
+// protected wraps a protected endpoint: it requires a secret key as a bearer token.
+func (h *Handler) protected(fn teamHandler) http.Handler {
+	return h.withKey(fn, store.Secret, func(r *http.Request) (string, error) {
+		auth := r.Header.Get("Authorization")
+		scheme, key, ok := strings.Cut(auth, " ")
+		if auth == "" || !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
+			return "", unauthorized("missing secret key: send it as Authorization: Bearer svc_sk_...")
+		}
+		if strings.HasPrefix(key, store.PublishablePrefix) {
+			return "", unauthorized("the bearer token is a publishable key: protected endpoints need a secret key (svc_sk_...)")
+		}
+		return key, nil
+	})
+}
+
+func (h *Handler) withKey(fn teamHandler, kind store.KeyKind, extract func(*http.Request) (string, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, err := extract(r)
+		if err == nil {
+			var team string
+			team, err = h.teamFor(r.Context(), kind, key)
+			if err == nil {
+				err = fn(w, r, team)
+			}
+		}
+		if err != nil {
+			h.writeError(w, r, err)
+		}
+	})
+}
+
+// teamFor returns the team of an unrevoked key of the kind.
+func (h *Handler) teamFor(ctx context.Context, kind store.KeyKind, key string) (string, error) {
+	if len(key) > 256 {
+		return "", unauthorized("unknown or revoked " + string(kind) + " key")
+	}
+	k, err := h.store.LookupKey(ctx, key)
+	if errors.Is(err, store.ErrNotFound) || err == nil && k.Kind != kind {
+		return "", unauthorized("unknown or revoked " + string(kind) + " key")
+	}
+	if err != nil {
+		return "", err
+	}
+	return k.TeamID, nil
+}

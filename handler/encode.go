@@ -1,0 +1,226 @@
+package handler
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// writeJSON encodes v into a buffer before writing any header, so a failed encoding still
+// becomes a proper 500.
+func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		h.log.Error("encode reply", "err", err)
+		buf.Reset()
+		buf.WriteString(`{"error":"internal error","code":"internal"}` + "\n")
+		status = http.StatusInternalServerError
+	}
+	writeBody(w, status, buf.Bytes())
+}
+
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// Time is a timestamp as the API writes it: RFC 3339 in UTC with milliseconds.
+type Time time.Time
+
+// MarshalJSON writes the time as "2026-11-21T10:04:05.123Z".
+func (t Time) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + time.Time(t).UTC().Format("2006-01-02T15:04:05.000Z") + `"`), nil
+}
+
+func timePtr(t *time.Time) *Time {
+	if t == nil {
+		return nil
+	}
+	v := Time(*t)
+	return &v
+}
+
+// decodeBody reads a JSON request body of at most limit bytes into dst: 415 for a content type
+// other than JSON, 413 beyond the limit (refused before reading when the length is declared),
+// 400 for invalid UTF-8, malformed JSON, wrong types or data after the value.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, dst any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMedia,
+				Message: "send the body as application/json"}
+		}
+	}
+	if r.ContentLength > limit {
+		return &http.MaxBytesError{Limit: limit}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return err
+		}
+		return badRequest("could not read the request body")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badRequest("a JSON request body is required")
+	}
+	if !utf8.Valid(body) {
+		return badRequest("the request body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(dst); err != nil {
+		return badRequest(describeJSONError(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("the request body has data after its JSON value")
+	}
+	return nil
+}
+
+func describeJSONError(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", syntax.Offset, syntax)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("field %q must be %s, not a JSON %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
+		}
+		return fmt.Sprintf("the body must be a JSON object, not a JSON %s", typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: the body ends too early"
+	}
+	return "invalid JSON: " + err.Error()
+}
+
+func jsonTypeName(goType string) string {
+	switch {
+	case strings.Contains(goType, "map"), strings.HasPrefix(goType, "struct"):
+		return "an object"
+	case strings.Contains(goType, "string"):
+		return "a string"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "a number"
+	case strings.Contains(goType, "[]"):
+		return "an array"
+	}
+	return "of another type"
+}
+
+// query reads a single-valued query parameter; repeating it is a 400.
+func query(q url.Values, name string) (string, error) {
+	vs := q[name]
+	switch len(vs) {
+	case 0:
+		return "", nil
+	case 1:
+		return vs[0], nil
+	}
+	return "", badRequest(fmt.Sprintf("query parameter %q is given more than once", name))
+}
+
+// Page size bounds.
+const (
+	defaultLimit = 50
+	maxLimit     = 100
+)
+
+func parseLimit(q url.Values) (int, error) {
+	s, err := query(q, "limit")
+	if err != nil || s == "" {
+		return defaultLimit, err
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > maxLimit {
+		return 0, badRequest(fmt.Sprintf("limit must be an integer from 1 to %d", maxLimit))
+	}
+	return n, nil
+}
+
+// Cursors are base64url JSON of the last item's creation time (Unix milliseconds) and id.
+type cursorJSON struct {
+	T int64  `json:"t"`
+	I string `json:"i"`
+}
+
+func encodeCursor(c *store.Cursor) *string {
+	if c == nil {
+		return nil
+	}
+	b, _ := json.Marshal(cursorJSON{T: c.CreatedAt.UnixMilli(), I: c.ID})
+	s := base64.RawURLEncoding.EncodeToString(b)
+	return &s
+}
+
+func parseCursor(q url.Values) (*store.Cursor, error) {
+	s, err := query(q, "cursor")
+	if err != nil || s == "" {
+		return nil, err
+	}
+	bad := badRequest("cursor is not valid: pass the nextCursor of the previous page, or start again without a cursor")
+	if len(s) > 512 {
+		return nil, bad
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad
+	}
+	var c cursorJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil || c.I == "" || len(c.I) > 64 {
+		return nil, bad
+	}
+	return &store.Cursor{CreatedAt: time.UnixMilli(c.T).UTC(), ID: c.I}, nil
+}
+
+// links holds a page's self and next URLs.
+type links struct {
+	Self string  `json:"self"`
+	Next *string `json:"next"`
+}
+
+// pageLinks builds the links of a page: the request's own URL (its cursor included) and the
+// same URL with the next cursor. Under a prefix mount the path comes from the request line,
+// unless BaseURL is set.
+func (h *Handler) pageLinks(r *http.Request, next *string) links {
+	base := h.opts.BaseURL + r.URL.Path
+	if h.opts.BaseURL == "" {
+		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
+			base = u.Path
+		}
+	}
+	q := r.URL.Query()
+	l := links{Self: withQuery(base, q)}
+	if next != nil {
+		q.Set("cursor", *next)
+		n := withQuery(base, q)
+		l.Next = &n
+	}
+	return l
+}
+
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}

@@ -1,0 +1,158 @@
+// Package handler serves svc's HTTP API: the public widget endpoints under /v1/svc/ and the
+// protected server-to-server endpoints under /v1/protected/. Most users reach it through
+// svc.NewHandler.
+//
+// Every route is registered in routes.go. Every handler has the same rhythm: parse and check
+// the input, call the store, then return an error or write the result. Errors of any kind, on
+// any path, reach the client as {"error": "...", "code": "..."} with a fitting status.
+package handler
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// Default body limits.
+const (
+	DefaultMaxEventBody    = 64 << 10
+	DefaultMaxResponseBody = 10 << 20
+)
+
+// Options configure a Handler. The zero value is usable.
+type Options struct {
+	// Logger receives request failures; nil means slog.Default().
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now. Tests inject a fixed clock.
+	Now func() time.Time
+	// BaseURL is the absolute URL the handler is mounted at (such as
+	// "https://api.example.com/feedback"); when set, pagination links are absolute.
+	BaseURL string
+	// AllowedOrigins lists the browser origins allowed to call the public endpoints; empty
+	// means any origin.
+	AllowedOrigins []string
+	// MaxEventBody and MaxResponseBody bound request bodies in bytes; zero means
+	// DefaultMaxEventBody and DefaultMaxResponseBody.
+	MaxEventBody    int64
+	MaxResponseBody int64
+}
+
+// Handler is the svc HTTP API. It is safe for concurrent use.
+type Handler struct {
+	store   store.Store
+	opts    Options
+	log     *slog.Logger
+	now     func() time.Time
+	mux     *http.ServeMux
+	origins map[string]bool
+}
+
+// New returns a Handler serving s.
+func New(s store.Store, opts Options) *Handler {
+	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux()}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.opts.MaxEventBody <= 0 {
+		h.opts.MaxEventBody = DefaultMaxEventBody
+	}
+	if h.opts.MaxResponseBody <= 0 {
+		h.opts.MaxResponseBody = DefaultMaxResponseBody
+	}
+	h.opts.BaseURL = strings.TrimRight(h.opts.BaseURL, "/")
+	if len(opts.AllowedOrigins) > 0 {
+		h.origins = make(map[string]bool, len(opts.AllowedOrigins))
+		for _, o := range opts.AllowedOrigins {
+			h.origins[o] = true
+		}
+	}
+	h.routes()
+	return h
+}
+
+// ServeHTTP answers CORS for the public endpoints, then routes the request. Requests that match
+// no route get the mux's 404 or 405 (with Allow) as a JSON error.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/v1/svc/") {
+		if h.cors(w, r) {
+			return
+		}
+	}
+	if _, pattern := h.mux.Handler(r); pattern == "" {
+		h.mux.ServeHTTP(&jsonFallback{ResponseWriter: w, h: h, r: r}, r)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// cors sets the CORS headers of a public endpoint and answers a preflight, reporting whether
+// it did.
+func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	hd := w.Header()
+	if h.origins == nil {
+		hd.Set("Access-Control-Allow-Origin", "*")
+	} else {
+		hd.Add("Vary", "Origin")
+		if !h.origins[origin] {
+			return false
+		}
+		hd.Set("Access-Control-Allow-Origin", origin)
+	}
+	hd.Set("Access-Control-Expose-Headers", "ETag, Retry-After")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	hd.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")
+	hd.Set("Access-Control-Allow-Headers", "x-svc-pk, content-type, if-none-match")
+	hd.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
+}
+
+// jsonFallback turns the mux's own plain-text error replies (404, 405) into JSON errors,
+// keeping their status and headers such as Allow.
+type jsonFallback struct {
+	http.ResponseWriter
+	h       *Handler
+	r       *http.Request
+	wrote   bool
+	discard bool
+}
+
+func (f *jsonFallback) WriteHeader(status int) {
+	if f.wrote {
+		return
+	}
+	f.wrote = true
+	if status < 400 {
+		f.ResponseWriter.WriteHeader(status)
+		return
+	}
+	f.discard = true
+	f.Header().Del("Content-Type")
+	f.Header().Del("X-Content-Type-Options")
+	msg := "no such endpoint: " + f.r.URL.Path
+	code := "not_found"
+	if status == http.StatusMethodNotAllowed {
+		msg = f.r.Method + " is not allowed here; allowed: " + f.Header().Get("Allow")
+		code = "method_not_allowed"
+	}
+	f.h.writeError(f.ResponseWriter, f.r, &Error{Status: status, Code: code, Message: msg})
+}
+
+func (f *jsonFallback) Write(b []byte) (int, error) {
+	if !f.wrote {
+		f.WriteHeader(http.StatusOK)
+	}
+	if f.discard {
+		return len(b), nil
+	}
+	return f.ResponseWriter.Write(b)
+}

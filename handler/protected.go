@@ -1,0 +1,171 @@
+package handler
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// page is a paginated list reply (contract 4.5, 4.6).
+type page[T any] struct {
+	Data       []T     `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+	Limit      int     `json:"limit"`
+	Links      links   `json:"links"`
+}
+
+// surveySummary is an item of the survey list (contract 2.7).
+type surveySummary struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Status      string `json:"status"`
+	CreatedAt   Time   `json:"createdAt"`
+	UpdatedAt   Time   `json:"updatedAt"`
+}
+
+// handleSurveysList serves "GET /v1/protected/surveys".
+func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q := r.URL.Query()
+	limit, err := parseLimit(q)
+	if err != nil {
+		return err
+	}
+	cursor, err := parseCursor(q)
+	if err != nil {
+		return err
+	}
+	surveys, next, err := h.store.Surveys(r.Context(), teamID, cursor, limit)
+	if err != nil {
+		return err
+	}
+	items := make([]surveySummary, len(surveys))
+	for i, sv := range surveys {
+		desc := ""
+		if sv.Description != nil {
+			desc = *sv.Description
+		}
+		items[i] = surveySummary{sv.ID, sv.Title, desc, string(sv.Status), Time(sv.CreatedAt), Time(sv.UpdatedAt)}
+	}
+	nc := encodeCursor(next)
+	h.writeJSON(w, http.StatusOK, page[surveySummary]{items, nc, limit, h.pageLinks(r, nc)})
+	return nil
+}
+
+// fullSurvey is the protected view of a survey: the public view plus its identity and status.
+type fullSurvey struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	survey.Definition
+	CreatedAt Time `json:"createdAt"`
+	UpdatedAt Time `json:"updatedAt"`
+}
+
+// handleProtectedSurveyGet serves "GET /v1/protected/surveys/{surveyId}".
+func (h *Handler) handleProtectedSurveyGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	h.writeJSON(w, http.StatusOK, fullSurvey{sv.ID, string(sv.Status), sv.Definition, Time(sv.CreatedAt), Time(sv.UpdatedAt)})
+	return nil
+}
+
+// responseItem is an item of the response list (contract 2.6, plus updatedAt). Data and
+// clientMetadata are the stored JSON, written as they are.
+type responseItem struct {
+	ID             string          `json:"id"`
+	Respondent     string          `json:"respondent"`
+	Data           json.RawMessage `json:"data"`
+	ClientMetadata json.RawMessage `json:"clientMetadata"`
+	CreatedAt      Time            `json:"createdAt"`
+	UpdatedAt      Time            `json:"updatedAt"`
+}
+
+// handleResponsesList serves "GET /v1/protected/surveys/{surveyId}/responses".
+func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q := r.URL.Query()
+	limit, err := parseLimit(q)
+	if err != nil {
+		return err
+	}
+	cursor, err := parseCursor(q)
+	if err != nil {
+		return err
+	}
+	rq := store.ResponseQuery{Limit: limit, Cursor: cursor}
+	if rq.Respondent, err = query(q, "respondent"); err != nil {
+		return err
+	}
+	if _, given := q["respondent"]; given {
+		if err := store.ValidateRespondent(rq.Respondent); err != nil {
+			return badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
+		}
+	}
+	if rq.After, err = parseTimeParam(q, "after"); err != nil {
+		return err
+	}
+	if rq.Before, err = parseTimeParam(q, "before"); err != nil {
+		return err
+	}
+	if !rq.After.IsZero() && !rq.Before.IsZero() && rq.After.After(rq.Before) {
+		return badRequest("after must not be later than before")
+	}
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	rq.SurveyID = sv.ID
+	responses, next, err := h.store.Responses(r.Context(), rq)
+	if err != nil {
+		return err
+	}
+	items := make([]responseItem, len(responses))
+	for i, resp := range responses {
+		items[i] = responseItem{resp.ID, resp.Respondent, rawOrEmpty(resp.Data), rawOrEmpty(resp.Metadata), Time(resp.CreatedAt), Time(resp.UpdatedAt)}
+	}
+	nc := encodeCursor(next)
+	h.writeJSON(w, http.StatusOK, page[responseItem]{items, nc, limit, h.pageLinks(r, nc)})
+	return nil
+}
+
+// parseTimeParam reads an optional RFC 3339 query parameter.
+func parseTimeParam(q map[string][]string, name string) (time.Time, error) {
+	s, err := query(q, name)
+	if err != nil || s == "" {
+		return time.Time{}, err
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, badRequest(fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-11-21T10:04:05Z", name))
+	}
+	return t.UTC(), nil
+}
+
+// handleStatsGet serves "GET /v1/protected/surveys/{surveyId}/stats".
+func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	st, err := h.store.Stats(r.Context(), sv.ID)
+	if err != nil {
+		return err
+	}
+	type statsJSON struct {
+		TotalViews       int64 `json:"totalViews"`
+		UniqueViewers    int64 `json:"uniqueViewers"`
+		TotalDismissals  int64 `json:"totalDismissals"`
+		UniqueDismissers int64 `json:"uniqueDismissers"`
+		TotalResponses   int64 `json:"totalResponses"`
+		UniqueResponders int64 `json:"uniqueResponders"`
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		Data statsJSON `json:"data"`
+	}{statsJSON(st)})
+	return nil
+}

@@ -1,0 +1,212 @@
+package handler
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// surveyFor loads the request's {surveyId} for the team: 400 for an id that is not a cuid2,
+// 404 for a survey the team does not hold or whose status visible does not allow.
+func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.Status) bool) (store.Survey, error) {
+	id := r.PathValue("surveyId")
+	if !cuid2.IsValid(id) {
+		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2 (a lowercase letter, then 1 to 31 lowercase letters or digits)", truncate(id)))
+	}
+	sv, err := h.store.Survey(r.Context(), teamID, id)
+	if err != nil {
+		return store.Survey{}, surveyNotFound(err)
+	}
+	if !visible(sv.Status) {
+		return store.Survey{}, notFound("survey not found")
+	}
+	return sv, nil
+}
+
+func surveyNotFound(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("survey not found")
+	}
+	return err
+}
+
+func isActive(s store.Status) bool { return s == store.StatusActive }
+
+func notDeleted(s store.Status) bool { return s != store.StatusDeleted }
+
+func truncate(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
+}
+
+func respondentParam(r *http.Request) (string, error) {
+	who := r.PathValue("respondent")
+	if err := store.ValidateRespondent(who); err != nil {
+		return "", badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
+	}
+	return who, nil
+}
+
+// handleSurveyGet serves "GET /v1/svc/{surveyId}": the public view of an active survey, with
+// an ETag; If-None-Match with a current tag gets 304.
+func (h *Handler) handleSurveyGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, isActive)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return fmt.Errorf("encode survey %s: %w", sv.ID, err)
+	}
+	body = append(body, '\n')
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeBody(w, http.StatusOK, body)
+	return nil
+}
+
+// etagMatches applies If-None-Match's weak comparison: any listed tag, or *, matches.
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// historyJSON is a respondent's interaction history (contract 2.8).
+type historyJSON struct {
+	LastRespondedAt *Time `json:"lastRespondedAt"`
+	LastViewedAt    *Time `json:"lastViewedAt"`
+	LastDismissedAt *Time `json:"lastDismissedAt"`
+}
+
+// handleHistoryGet serves "GET /v1/svc/{surveyId}/respondent/{respondent}".
+func (h *Handler) handleHistoryGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, isActive)
+	if err != nil {
+		return err
+	}
+	who, err := respondentParam(r)
+	if err != nil {
+		return err
+	}
+	hist, err := h.store.History(r.Context(), sv.ID, who)
+	if err != nil {
+		return err
+	}
+	h.writeJSON(w, http.StatusOK, historyJSON{timePtr(hist.LastRespondedAt), timePtr(hist.LastViewedAt), timePtr(hist.LastDismissedAt)})
+	return nil
+}
+
+// handleEventPost serves "POST /v1/svc/{surveyId}/respondent/{respondent}/event".
+func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, isActive)
+	if err != nil {
+		return err
+	}
+	who, err := respondentParam(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Type *string `json:"type"`
+	}
+	if err := decodeBody(w, r, h.opts.MaxEventBody, &body); err != nil {
+		return err
+	}
+	if body.Type == nil || (*body.Type != string(store.EventView) && *body.Type != string(store.EventDismiss)) {
+		return badRequest(`type is required and must be "view" or "dismiss"`)
+	}
+	now := h.now().UTC()
+	e := store.Event{SurveyID: sv.ID, Respondent: who, Type: store.EventType(*body.Type), At: now}
+	if err := h.store.RecordEvent(r.Context(), e); err != nil {
+		return surveyNotFound(err)
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		Type       string `json:"type"`
+		RecordedAt Time   `json:"recordedAt"`
+	}{*body.Type, Time(now)})
+	return nil
+}
+
+// responseBody is the body of a response PUT (contract 4.4).
+type responseBody struct {
+	Respondent *string            `json:"respondent"`
+	Data       survey.Answers     `json:"data"`
+	Metadata   *map[string]string `json:"metadata"`
+	Telemetry  *string            `json:"telemetry"`
+}
+
+// handleResponsePut serves "PUT /v1/svc/{surveyId}/response/{responseId}": it creates the
+// response, or replaces its answers when the id exists for the same respondent (409 for
+// another respondent's id).
+func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, teamID string) error {
+	id := r.PathValue("responseId")
+	if !store.ValidResponseID(id) {
+		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+	}
+	sv, err := h.surveyFor(r, teamID, isActive)
+	if err != nil {
+		return err
+	}
+	var body responseBody
+	if err := decodeBody(w, r, h.opts.MaxResponseBody, &body); err != nil {
+		return err
+	}
+	switch {
+	case body.Respondent == nil:
+		return badRequest("respondent is required")
+	case body.Data == nil:
+		return badRequest("data is required: an object of answers by question id")
+	case body.Metadata == nil:
+		return badRequest("metadata is required: an object of strings (it may be empty)")
+	}
+	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: body.Data,
+		Metadata: *body.Metadata, Telemetry: body.Telemetry, At: h.now().UTC()}
+	if err := write.Validate(); err != nil {
+		return err
+	}
+	if err := sv.Definition.ValidateAnswers(body.Data); err != nil {
+		return err
+	}
+	resp, _, err := h.store.PutResponse(r.Context(), write)
+	if err != nil {
+		return surveyNotFound(err)
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		ID        string `json:"id"`
+		CreatedAt Time   `json:"createdAt"`
+	}{resp.ID, Time(resp.CreatedAt)})
+	return nil
+}
+
+// rawOrEmpty returns stored JSON, or an empty object for a missing value.
+func rawOrEmpty(b json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}
