@@ -108,7 +108,7 @@ func describeJSONError(err error) string {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "malformed JSON: the body ends too early"
 	}
-	return "invalid JSON: " + err.Error()
+	return err.Error()
 }
 
 func jsonTypeName(goType string) string {

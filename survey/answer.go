@@ -55,13 +55,13 @@ func (a *Answers) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return errors.New("answers must be an object, not null")
+		return errors.New("data must be an object of answers by question id, not null")
 	}
 	out := make(Answers, len(raw))
 	for id, v := range raw {
 		ans, err := DecodeAnswer(v)
 		if err != nil {
-			return fmt.Errorf("answer to %q: %w", id, err)
+			return fmt.Errorf("data: answer to %q: %w", id, err)
 		}
 		out[id] = ans
 	}
