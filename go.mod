@@ -5,3 +5,8 @@ go 1.24.0
 require github.com/google/go-cmp v0.7.0
 
 require github.com/mattn/go-sqlite3 v1.14.53
+
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+)

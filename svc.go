@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/handler"
+	"github.com/svc-feedback/svc/internal/webhook"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -38,14 +39,39 @@ type Options struct {
 	// 10 MiB.
 	MaxEventBody    int64
 	MaxResponseBody int64
+
+	// AllowPrivateWebhooks lets webhook deliveries reach loopback, private and link-local
+	// addresses. Leave it off in production: it would let survey owners probe your network.
+	AllowPrivateWebhooks bool
+	// Webhook tunes delivery (workers, timeouts, retries); zero values mean the contract's
+	// defaults: 5 s per attempt, 3 retries at about 1 s, 2 s and 4 s, Retry-After up to 60 s.
+	Webhook WebhookOptions
+	// DisableWebhooks stops this handler from sending deliveries (another instance sharing
+	// the store may send them). Deliveries are still scheduled.
+	DisableWebhooks bool
+}
+
+// WebhookOptions tune webhook delivery.
+type WebhookOptions struct {
+	Workers        int
+	PollInterval   time.Duration
+	AttemptTimeout time.Duration
+	// RetryMax is the number of retries after the first attempt; zero means 3, -1 none.
+	RetryMax      int
+	RetryWaitMin  time.Duration
+	RetryAfterMax time.Duration
+	Lease         time.Duration
+	// Observe, when set, is called with the outcome of every delivery (for metrics).
+	Observe func(store.DeliveryResult)
 }
 
 // Handler is svc's http.Handler. Call Close when done to stop its background work.
 type Handler struct {
 	*handler.Handler
+	dispatcher *webhook.Dispatcher
 }
 
-// NewHandler returns the svc API over s.
+// NewHandler returns the svc API over s and starts delivering webhooks in the background.
 func NewHandler(s store.Store, opts *Options) *Handler {
 	var o Options
 	if opts != nil {
@@ -54,17 +80,34 @@ func NewHandler(s store.Store, opts *Options) *Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	h := handler.New(s, handler.Options{
+	h := &Handler{}
+	if !o.DisableWebhooks {
+		w := o.Webhook
+		h.dispatcher = webhook.New(s, webhook.Options{
+			Logger: o.Logger, Now: o.Now, AllowPrivate: o.AllowPrivateWebhooks,
+			Workers: w.Workers, PollInterval: w.PollInterval, AttemptTimeout: w.AttemptTimeout,
+			RetryMax: w.RetryMax, RetryWaitMin: w.RetryWaitMin, RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, Observe: w.Observe,
+		})
+	}
+	ho := handler.Options{
 		Logger: o.Logger, Now: o.Now, BaseURL: o.BaseURL, AllowedOrigins: o.AllowedOrigins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody,
-	})
-	return &Handler{Handler: h}
+	}
+	if h.dispatcher != nil {
+		ho.OnDeliveryScheduled = h.dispatcher.Notify
+		h.dispatcher.Start()
+	}
+	h.Handler = handler.New(s, ho)
+	return h
 }
 
 var _ http.Handler = (*Handler)(nil)
 
-// Close stops the handler's background work, waiting for it until ctx is done. It does not
-// close the store.
+// Close stops webhook delivery: no new deliveries are claimed, those in flight may finish
+// until ctx is done, and the rest stay pending for the next start. It does not close the store.
 func (h *Handler) Close(ctx context.Context) error {
-	return nil
+	if h.dispatcher == nil {
+		return nil
+	}
+	return h.dispatcher.Close(ctx)
 }

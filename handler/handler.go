@@ -38,6 +38,9 @@ type Options struct {
 	// DefaultMaxEventBody and DefaultMaxResponseBody.
 	MaxEventBody    int64
 	MaxResponseBody int64
+	// OnDeliveryScheduled, when set, is called after a write that may have scheduled a
+	// webhook delivery (a created response, a redelivery), so a sender can start at once.
+	OnDeliveryScheduled func()
 }
 
 // Handler is the svc HTTP API. It is safe for concurrent use.

@@ -192,9 +192,12 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	if err := sv.Definition.ValidateAnswers(body.Data); err != nil {
 		return err
 	}
-	resp, _, err := h.store.PutResponse(r.Context(), write)
+	resp, created, err := h.store.PutResponse(r.Context(), write)
 	if err != nil {
 		return surveyNotFound(err)
+	}
+	if created && sv.WebhookURL != "" {
+		h.deliveryScheduled()
 	}
 	h.writeJSON(w, http.StatusOK, struct {
 		ID        string `json:"id"`

@@ -14,4 +14,6 @@ func (h *Handler) routes() {
 	h.mux.Handle("GET /v1/protected/surveys/{surveyId}/responses", h.protected(h.handleResponsesList))
 	h.mux.Handle("GET /v1/protected/surveys/{surveyId}/stats", h.protected(h.handleStatsGet))
 	h.mux.Handle("GET /v1/protected/surveys/{surveyId}/score-distributions", h.protected(h.handleScoreDistributionsGet))
+	h.mux.Handle("GET /v1/protected/surveys/{surveyId}/webhook-deliveries", h.protected(h.handleDeliveriesList))
+	h.mux.Handle("POST /v1/protected/surveys/{surveyId}/webhook-deliveries/{deliveryId}/redeliver", h.protected(h.handleRedeliverPost))
 }

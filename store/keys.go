@@ -130,3 +130,19 @@ func NewKey(teamID string, kind KeyKind, plaintext string, at time.Time) Key {
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
+
+// RotateWebhookSecret gives a survey a new webhook secret while deliveries keep being signed
+// with the old one too until now+overlap, so receivers can switch secrets without refusing a
+// delivery.
+func RotateWebhookSecret(ctx context.Context, s Store, teamID, surveyID, newSecret string, overlap time.Duration, now time.Time) error {
+	sv, err := s.Survey(ctx, teamID, surveyID)
+	if err != nil {
+		return fmt.Errorf("rotate webhook secret: %w", err)
+	}
+	sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(overlap)
+	sv.WebhookSecret, sv.UpdatedAt = newSecret, now
+	if err := s.UpdateSurvey(ctx, sv); err != nil {
+		return fmt.Errorf("rotate webhook secret: %w", err)
+	}
+	return nil
+}

@@ -66,6 +66,8 @@ type Store interface {
 	PutResponse(ctx context.Context, w ResponseWrite) (r Response, created bool, err error)
 	// Responses lists a survey's responses, newest first, filtered by q.
 	Responses(ctx context.Context, q ResponseQuery) (page []Response, next *Cursor, err error)
+	// Response returns one response of a survey, or ErrNotFound.
+	Response(ctx context.Context, surveyID, id string) (Response, error)
 
 	// RecordEvent records a view or dismissal. An imported event identical to one imported
 	// before is ignored. It returns ErrNotFound when the survey does not exist.
@@ -79,8 +81,68 @@ type Store interface {
 	// [from, to) scored each score. Scores nobody gave are absent.
 	RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error)
 
+	// ClaimDeliveries leases up to limit deliveries that are due at now (pending with a next
+	// attempt time not after now, or delivering with an expired lease, left by a stopped
+	// sender) until now+lease, marks them delivering and returns them. Concurrent callers, in
+	// this process or another sharing the database, never claim the same delivery at once.
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error)
+	// FinishDelivery records the outcome of a claimed delivery's attempts. It returns
+	// ErrNotFound when the delivery is not claimed (any more).
+	FinishDelivery(ctx context.Context, r DeliveryResult) error
+	// Deliveries lists a survey's deliveries, newest first.
+	Deliveries(ctx context.Context, surveyID string, after *Cursor, limit int) (page []Delivery, next *Cursor, err error)
+	// Redeliver makes a delivery of the survey pending again from at, keeping its id and
+	// attempt count. It returns ErrNotFound for an unknown delivery and ErrConflict while the
+	// delivery is being sent.
+	Redeliver(ctx context.Context, surveyID, deliveryID string, at time.Time) (Delivery, error)
+
 	// Close releases the Store's resources. Calls after Close fail with ErrClosed.
 	Close() error
+}
+
+// DeliveryState is where a webhook delivery stands.
+type DeliveryState string
+
+// Delivery states. A delivery is pending until a sender claims it (delivering), then
+// succeeded, failed (after its last attempt), or pending again (when its sender stopped).
+const (
+	DeliveryPending    DeliveryState = "pending"
+	DeliveryDelivering DeliveryState = "delivering"
+	DeliverySucceeded  DeliveryState = "succeeded"
+	DeliveryFailed     DeliveryState = "failed"
+)
+
+// Delivery is one response.created webhook delivery and its log.
+type Delivery struct {
+	ID         string
+	SurveyID   string
+	TeamID     string
+	ResponseID string
+	State      DeliveryState
+	// Attempts counts HTTP attempts over the delivery's life, redeliveries included.
+	Attempts int
+	// LastStatus is the last attempt's HTTP status, or 0 when it got none.
+	LastStatus int
+	// LastError describes the last attempt's failure, or is empty.
+	LastError     string
+	NextAttemptAt time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	DeliveredAt   *time.Time
+}
+
+// DeliveryResult is the outcome of a claimed delivery's attempts.
+type DeliveryResult struct {
+	ID string
+	// State is DeliverySucceeded, DeliveryFailed, or DeliveryPending to hand the delivery
+	// back (as a stopping sender does), due again at NextAttemptAt.
+	State DeliveryState
+	// Attempts is how many attempts this claim made; it adds to the delivery's count.
+	Attempts      int
+	LastStatus    int
+	LastError     string
+	At            time.Time
+	NextAttemptAt time.Time
 }
 
 // Team owns surveys and keys.

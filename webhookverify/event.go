@@ -20,6 +20,15 @@ type Event struct {
 	Data      EventData `json:"data"`
 }
 
+// MarshalJSON writes the timestamp in UTC with millisecond precision, like every svc time.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	return json.Marshal(struct {
+		plain
+		Timestamp string `json:"timestamp"`
+	}{plain(e), e.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z")})
+}
+
 // EventData holds the event's subject.
 type EventData struct {
 	Response Response `json:"response"`

@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 
-	h := svc.NewHandler(st, &svc.Options{Logger: log, BaseURL: cfg.baseURL})
+	h := svc.NewHandler(st, &svc.Options{Logger: log, BaseURL: cfg.baseURL, AllowPrivateWebhooks: cfg.allowPrivateWebhooks})
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -150,8 +150,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	if err := h.Close(shutdownCtx); err != nil {
-		return fmt.Errorf("stop background work: %w", err)
+	// Deliveries still sending after a few seconds stay pending for the next start.
+	hookCtx, cancelHooks := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelHooks()
+	if err := h.Close(hookCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("stop webhook delivery: %w", err)
 	}
 	return st.Close()
 }

@@ -39,6 +39,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},
 		{"Import", testImport},
+		{"Outbox", testOutbox},
+		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
+		{"DeliveryLifecycle", testDeliveryLifecycle},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

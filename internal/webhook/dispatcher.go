@@ -1,0 +1,405 @@
+// Package webhook sends response.created deliveries from the store's outbox: background
+// workers claim due deliveries, build and sign the payload with webhookverify, and send it with
+// go-retryablehttp (a per-attempt timeout, retries with jittered exponential backoff on 408,
+// 429, 5xx and network errors, Retry-After honoured up to a cap, redirects not followed),
+// through a dialer that refuses private addresses after DNS resolution.
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+	"github.com/svc-feedback/svc/webhookverify"
+)
+
+// UserAgent is sent with every delivery.
+const UserAgent = "Svc-Webhook"
+
+// Options tune a Dispatcher. Zero values mean the defaults of the contract.
+type Options struct {
+	Logger *slog.Logger
+	// Now is the clock for claims and signatures; nil means time.Now.
+	Now func() time.Time
+	// AllowPrivate lets deliveries reach loopback, private and link-local addresses.
+	AllowPrivate bool
+	// Workers bounds concurrent deliveries; zero means 8.
+	Workers int
+	// PollInterval is how often the outbox is checked when nothing signals new work; zero
+	// means one second.
+	PollInterval time.Duration
+	// AttemptTimeout bounds each HTTP attempt; zero means 5 s.
+	AttemptTimeout time.Duration
+	// RetryMax is the number of retries after the first attempt; zero means 3. Use -1 for none.
+	RetryMax int
+	// RetryWaitMin is the first backoff (then doubled each retry, with ±25% jitter); zero
+	// means 1 s.
+	RetryWaitMin time.Duration
+	// RetryAfterMax caps a receiver's Retry-After and the backoff; zero means 60 s.
+	RetryAfterMax time.Duration
+	// Lease is how long a claimed delivery stays reserved for this sender; zero means 5 min.
+	// It must outlast all attempts of one delivery.
+	Lease time.Duration
+	// Observe, when set, is called with every recorded outcome (for metrics and tests).
+	Observe func(store.DeliveryResult)
+}
+
+// Dispatcher delivers webhooks in the background. Start it once; Close stops it.
+type Dispatcher struct {
+	store store.Store
+	o     Options
+	log   *slog.Logger
+	http  *http.Client
+
+	nudge    chan struct{}
+	stop     chan struct{}
+	done     chan struct{}
+	inflight atomic.Int64
+	wg       sync.WaitGroup
+
+	// sendCtx is cancelled when Close's deadline passes, ending attempts still running; they
+	// hand their deliveries back as pending.
+	sendCtx    context.Context
+	cancelSend context.CancelFunc
+	startOnce  sync.Once
+	closeOnce  sync.Once
+}
+
+// New returns a Dispatcher over s. It sends nothing until Start.
+func New(s store.Store, o Options) *Dispatcher {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Workers <= 0 {
+		o.Workers = 8
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = time.Second
+	}
+	if o.AttemptTimeout <= 0 {
+		o.AttemptTimeout = 5 * time.Second
+	}
+	if o.RetryMax == 0 {
+		o.RetryMax = 3
+	} else if o.RetryMax < 0 {
+		o.RetryMax = 0
+	}
+	if o.RetryWaitMin <= 0 {
+		o.RetryWaitMin = time.Second
+	}
+	if o.RetryAfterMax <= 0 {
+		o.RetryAfterMax = 60 * time.Second
+	}
+	if o.Lease <= 0 {
+		o.Lease = 5 * time.Minute
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Dispatcher{
+		store: s, o: o, log: o.Logger,
+		http: &http.Client{
+			Transport: newTransport(o.AllowPrivate, o.AttemptTimeout),
+			Timeout:   o.AttemptTimeout,
+			// Redirects are final answers, never followed.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		nudge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
+		sendCtx: ctx, cancelSend: cancel,
+	}
+}
+
+// Start begins delivering in the background.
+func (d *Dispatcher) Start() {
+	d.startOnce.Do(func() { go d.run() })
+}
+
+// Notify tells the dispatcher new deliveries may be due, so it need not wait for its poll.
+func (d *Dispatcher) Notify() {
+	select {
+	case d.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops claiming deliveries and waits for those in flight until ctx is done; attempts
+// still running then are cancelled and their deliveries left pending for the next start.
+func (d *Dispatcher) Close(ctx context.Context) error {
+	var err error
+	d.closeOnce.Do(func() {
+		d.Start() // so done is closed even if Start was never called
+		close(d.stop)
+		<-d.done
+		finished := make(chan struct{})
+		go func() { d.wg.Wait(); close(finished) }()
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			d.cancelSend()
+			<-finished
+			err = ctx.Err()
+		}
+		d.cancelSend()
+		d.http.CloseIdleConnections()
+	})
+	return err
+}
+
+func (d *Dispatcher) run() {
+	defer close(d.done)
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-d.nudge:
+		case <-timer.C:
+		}
+		d.claim()
+		timer.Reset(d.o.PollInterval)
+	}
+}
+
+func (d *Dispatcher) claim() {
+	free := d.o.Workers - int(d.inflight.Load())
+	if free <= 0 {
+		return
+	}
+	batch, err := d.store.ClaimDeliveries(d.sendCtx, d.o.Now(), d.o.Lease, free)
+	if err != nil {
+		if !errors.Is(err, store.ErrClosed) {
+			d.log.Error("webhook: claim deliveries", "err", err)
+		}
+		return
+	}
+	for _, del := range batch {
+		d.inflight.Add(1)
+		d.wg.Add(1)
+		go func() {
+			defer func() {
+				d.inflight.Add(-1)
+				d.wg.Done()
+				d.Notify() // a free worker may take more
+			}()
+			d.deliver(del)
+		}()
+	}
+}
+
+// deliver sends one claimed delivery with its retries and records the outcome.
+func (d *Dispatcher) deliver(del store.Delivery) {
+	ctx := d.sendCtx
+	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed}
+	target, body, secrets, err := d.prepare(ctx, del)
+	if err == nil {
+		res.Attempts, res.LastStatus, err = d.send(ctx, target, del.ID, body, secrets)
+		if err == nil && res.LastStatus >= 200 && res.LastStatus < 300 {
+			res.State = store.DeliverySucceeded
+		} else if err == nil {
+			res.LastError = strconv.Itoa(res.LastStatus) + " " + http.StatusText(res.LastStatus)
+		}
+	}
+	if err != nil {
+		res.LastError = err.Error()
+	}
+	if ctx.Err() != nil {
+		// Stopping: hand the delivery back for the next start.
+		res.State, res.LastError = store.DeliveryPending, "sender stopped before the delivery finished"
+	}
+	res.At = d.o.Now()
+	res.NextAttemptAt = res.At
+	finishCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := d.store.FinishDelivery(finishCtx, res); err != nil {
+		d.log.Error("webhook: record delivery", "delivery", del.ID, "err", err)
+		return
+	}
+	d.log.Info("webhook delivery", "delivery", del.ID, "state", res.State, "attempts", res.Attempts, "status", res.LastStatus, "err", res.LastError)
+	if d.o.Observe != nil {
+		d.o.Observe(res)
+	}
+}
+
+// prepare loads what a delivery sends: its URL, payload and signing secrets.
+func (d *Dispatcher) prepare(ctx context.Context, del store.Delivery) (string, []byte, []string, error) {
+	sv, err := d.store.Survey(ctx, del.TeamID, del.SurveyID)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("load survey: %w", err)
+	}
+	if sv.WebhookURL == "" || sv.Status == store.StatusDeleted {
+		return "", nil, nil, errors.New("the survey no longer has a webhook")
+	}
+	team, err := d.store.Team(ctx, del.TeamID)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("load team: %w", err)
+	}
+	resp, err := d.store.Response(ctx, del.SurveyID, del.ResponseID)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("load response: %w", err)
+	}
+	body, err := Payload(sv, team, resp, del.CreatedAt)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var secrets []string
+	if sv.WebhookSecret != "" {
+		secrets = append(secrets, sv.WebhookSecret)
+		if sv.PreviousWebhookSecret != "" && d.o.Now().Before(sv.PreviousSecretExpiresAt) {
+			secrets = append(secrets, sv.PreviousWebhookSecret)
+		}
+	}
+	return sv.WebhookURL, body, secrets, nil
+}
+
+// Payload builds the response.created body: answers in question position order (answers to
+// questions no longer in the survey last, by id), each raw and JSON-stringified.
+func Payload(sv store.Survey, team store.Team, resp store.Response, at time.Time) ([]byte, error) {
+	answers, err := resp.Answers()
+	if err != nil {
+		return nil, fmt.Errorf("decode answers of %s: %w", resp.ID, err)
+	}
+	var meta map[string]string
+	if err := json.Unmarshal(resp.Metadata, &meta); err != nil {
+		return nil, fmt.Errorf("decode metadata of %s: %w", resp.ID, err)
+	}
+	if meta == nil {
+		meta = map[string]string{}
+	}
+	items := make([]webhookverify.AnsweredQuestion, 0, len(answers))
+	add := func(id, title string, a survey.Answer) error {
+		v, err := webhookverify.NewAnswerValue(a)
+		if err != nil {
+			return err
+		}
+		items = append(items, webhookverify.AnsweredQuestion{Question: webhookverify.QuestionRef{ID: id, Title: title}, Answer: v})
+		return nil
+	}
+	known := make(map[string]bool, len(sv.Questions))
+	for _, q := range sv.Questions { // in position order
+		known[q.ID] = true
+		if a, ok := answers[q.ID]; ok {
+			if err := add(q.ID, q.Title, a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var orphans []string
+	for id := range answers {
+		if !known[id] {
+			orphans = append(orphans, id)
+		}
+	}
+	sort.Strings(orphans)
+	for _, id := range orphans {
+		if err := add(id, "", answers[id]); err != nil {
+			return nil, err
+		}
+	}
+	e := webhookverify.Event{
+		Event: webhookverify.EventResponseCreated, Timestamp: at,
+		Data: webhookverify.EventData{Response: webhookverify.Response{
+			ID: resp.ID, Respondent: resp.Respondent, Data: items, Metadata: meta,
+			Survey: webhookverify.Survey{ID: sv.ID, Title: sv.Title, Description: sv.Description,
+				Team: webhookverify.Team{ID: team.ID, Name: team.Name}},
+		}},
+	}
+	return json.Marshal(e)
+}
+
+// send POSTs body with retries and returns the attempts made and the final status.
+func (d *Dispatcher) send(ctx context.Context, target, deliveryID string, body []byte, secrets []string) (int, int, error) {
+	var attempts atomic.Int64
+	c := retryablehttp.NewClient()
+	c.HTTPClient = d.http
+	c.Logger = d.log
+	c.RetryMax = d.o.RetryMax
+	c.RetryWaitMin = d.o.RetryWaitMin
+	c.RetryWaitMax = d.o.RetryAfterMax
+	c.CheckRetry = checkRetry
+	c.Backoff = backoff
+	c.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	c.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, _ int) {
+		attempts.Add(1)
+		// Each attempt carries its own webhook-timestamp, signed afresh.
+		webhookverify.SignHeaders(r.Header, deliveryID, d.o.Now(), body, secrets...)
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, target, body)
+	if err != nil {
+		return 0, 0, fmt.Errorf("build request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set(webhookverify.HeaderEvent, webhookverify.EventResponseCreated)
+	req.Header.Set(webhookverify.HeaderDelivery, deliveryID)
+	resp, err := c.Do(req)
+	n := int(attempts.Load())
+	if err != nil {
+		return n, 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return n, resp.StatusCode, nil
+}
+
+// checkRetry retries network errors and timeouts, 408, 429 and 5xx; everything else,
+// a refused address and a stopping sender are final.
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, ErrForbiddenAddress) {
+			return false, err
+		}
+		return true, nil
+	}
+	switch code := resp.StatusCode; {
+	case code == http.StatusRequestTimeout, code == http.StatusTooManyRequests, code >= 500:
+		return true, nil
+	}
+	return false, nil
+}
+
+// backoff waits about min, 2·min, 4·min... with ±25% jitter, or a receiver's Retry-After,
+// never longer than max.
+func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if wait, ok := retryAfter(resp.Header.Get("Retry-After")); ok {
+			return min(wait, maxWait)
+		}
+	}
+	base := minWait << attempt
+	if base <= 0 || base > maxWait {
+		base = maxWait
+	}
+	jitter := time.Duration(rand.Int64N(int64(base)/2+1)) - base/4
+	return min(base+jitter, maxWait)
+}
+
+func retryAfter(v string) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
+}

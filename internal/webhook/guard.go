@@ -1,0 +1,55 @@
+package webhook
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// ErrForbiddenAddress is the error of a delivery whose host resolves to an address webhooks
+// may not reach (loopback, private, link-local, multicast, unspecified).
+var ErrForbiddenAddress = errors.New("webhook address is not public")
+
+// newTransport returns a transport that checks every connection's address after DNS
+// resolution, so a host name cannot rebind to a private address, and that ignores proxy
+// settings, which would hide the real address.
+func newTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
+	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
+	if !allowPrivate {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+			}
+			ip, err := netip.ParseAddr(host)
+			if err != nil || forbidden(ip) {
+				return fmt.Errorf("%w: %s", ErrForbiddenAddress, host)
+			}
+			return nil
+		}
+	}
+	return &http.Transport{
+		Proxy:                 nil,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          64,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   timeout,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// cgnat is the shared address space of carrier-grade NAT (RFC 6598), private in practice.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+func forbidden(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() || cgnat.Contains(ip) ||
+		(ip.Is4() && ip.As4()[0] == 0) // 0.0.0.0/8, "this network"
+}

@@ -1,0 +1,180 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// Response implements store.Store.
+func (s *Store) Response(ctx context.Context, surveyID, id string) (store.Response, error) {
+	r, err := scanResponse(s.rdb.QueryRowContext(ctx, `SELECT `+responseColumns+` FROM responses WHERE survey_id = ? AND id = ?`, surveyID, id))
+	if err != nil {
+		return store.Response{}, mapErr(err, "response "+id)
+	}
+	return r, nil
+}
+
+const deliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.last_status, d.last_error,
+	d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at`
+
+const deliveryFrom = ` FROM deliveries d JOIN surveys s ON s.id = d.survey_id`
+
+func scanDelivery(row interface{ Scan(...any) error }) (store.Delivery, error) {
+	var (
+		d                     store.Delivery
+		state                 string
+		next, created, update int64
+		delivered             sql.NullInt64
+	)
+	if err := row.Scan(&d.ID, &d.SurveyID, &d.TeamID, &d.ResponseID, &state, &d.Attempts, &d.LastStatus, &d.LastError,
+		&next, &created, &update, &delivered); err != nil {
+		return store.Delivery{}, err
+	}
+	d.State = store.DeliveryState(state)
+	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.DeliveredAt = fromMS(next), fromMS(created), fromMS(update), fromNullMS(delivered)
+	return d, nil
+}
+
+// ClaimDeliveries implements store.Store. The claim is one UPDATE in the single writer's
+// transaction, so two callers never lease the same delivery.
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Delivery, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	at := ms(now)
+	var claimed []store.Delivery
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		claimed = claimed[:0]
+		rows, err := tx.Query(`UPDATE deliveries SET state = 'delivering', lease_until = ?, updated_at = ?
+			WHERE id IN (SELECT id FROM deliveries WHERE state IN ('pending', 'delivering')
+				AND ((state = 'pending' AND next_attempt_at <= ?) OR (state = 'delivering' AND lease_until <= ?))
+				ORDER BY next_attempt_at LIMIT ?)
+			RETURNING id`, at+lease.Milliseconds(), at, at, at, limit)
+		if err != nil {
+			return mapErr(err, "claim deliveries")
+		}
+		var ids []any
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return mapErr(err, "claim deliveries")
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(ids) == 0 {
+			return mapErr(err, "claim deliveries")
+		}
+		q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY d.next_attempt_at`
+		drows, err := tx.Query(q, ids...)
+		if err != nil {
+			return mapErr(err, "claim deliveries")
+		}
+		defer drows.Close()
+		for drows.Next() {
+			d, err := scanDelivery(drows)
+			if err != nil {
+				return mapErr(err, "claim deliveries")
+			}
+			claimed = append(claimed, d)
+		}
+		return mapErr(drows.Err(), "claim deliveries")
+	})
+	return claimed, err
+}
+
+// FinishDelivery implements store.Store.
+func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) error {
+	switch r.State {
+	case store.DeliverySucceeded, store.DeliveryFailed, store.DeliveryPending:
+	default:
+		return fmt.Errorf("finish delivery %s: %w: state %q", r.ID, store.ErrInvalid, r.State)
+	}
+	at := ms(r.At)
+	var delivered any
+	if r.State == store.DeliverySucceeded {
+		delivered = at
+	}
+	next := ms(r.NextAttemptAt)
+	if r.NextAttemptAt.IsZero() {
+		next = at
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE deliveries SET state = ?, attempts = attempts + ?, last_status = ?, last_error = ?,
+			next_attempt_at = ?, lease_until = 0, updated_at = ?, delivered_at = COALESCE(?, delivered_at)
+			WHERE id = ? AND state = 'delivering'`,
+			string(r.State), r.Attempts, r.LastStatus, r.LastError, next, at, delivered, r.ID)
+		if err != nil {
+			return mapErr(err, "finish delivery "+r.ID)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("finish delivery %s: not claimed: %w", r.ID, store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// Deliveries implements store.Store.
+func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cursor, limit int) ([]store.Delivery, *store.Cursor, error) {
+	if limit <= 0 {
+		return nil, nil, fmt.Errorf("list deliveries: %w: limit must be positive", store.ErrInvalid)
+	}
+	q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.survey_id = ?`
+	args := []any{surveyID}
+	if after != nil {
+		q += ` AND (d.created_at, d.id) < (?, ?)`
+		args = append(args, ms(after.CreatedAt), after.ID)
+	}
+	q += ` ORDER BY d.created_at DESC, d.id DESC LIMIT ?`
+	args = append(args, limit+1)
+	rows, err := s.rdb.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, mapErr(err, "list deliveries")
+	}
+	defer rows.Close()
+	var page []store.Delivery
+	for rows.Next() {
+		d, err := scanDelivery(rows)
+		if err != nil {
+			return nil, nil, mapErr(err, "list deliveries")
+		}
+		page = append(page, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, mapErr(err, "list deliveries")
+	}
+	page, next := trim(page, limit, func(d store.Delivery) store.Cursor { return store.Cursor{CreatedAt: d.CreatedAt, ID: d.ID} })
+	return page, next, nil
+}
+
+// Redeliver implements store.Store.
+func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at time.Time) (store.Delivery, error) {
+	var d store.Delivery
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var state string
+		err := tx.QueryRow(`SELECT state FROM deliveries WHERE id = ? AND survey_id = ?`, deliveryID, surveyID).Scan(&state)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("redeliver %s: %w", deliveryID, store.ErrNotFound)
+		}
+		if err != nil {
+			return mapErr(err, "redeliver "+deliveryID)
+		}
+		if state == string(store.DeliveryDelivering) {
+			return fmt.Errorf("redeliver %s: the delivery is being sent now: %w", deliveryID, store.ErrConflict)
+		}
+		if _, err := tx.Exec(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = 0, updated_at = ? WHERE id = ?`,
+			ms(at), ms(at), deliveryID); err != nil {
+			return mapErr(err, "redeliver "+deliveryID)
+		}
+		d, err = scanDelivery(tx.QueryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, deliveryID))
+		return mapErr(err, "redeliver "+deliveryID)
+	})
+	return d, err
+}

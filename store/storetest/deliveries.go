@@ -1,0 +1,157 @@
+package storetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+func hookedSurvey(t *testing.T, s store.Store, team string) store.Survey {
+	t.Helper()
+	sv := newSurvey(team, t0)
+	sv.WebhookURL = "https://hooks.example.com/in"
+	return mustSurvey(t, s, sv)
+}
+
+func deliveriesOf(t *testing.T, s store.Store, surveyID string) []store.Delivery {
+	t.Helper()
+	var all []store.Delivery
+	var cursor *store.Cursor
+	for {
+		page, next, err := s.Deliveries(t.Context(), surveyID, cursor, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, page...)
+		if next == nil {
+			return all
+		}
+		cursor = next
+	}
+}
+
+func testOutbox(t *testing.T, s store.Store) {
+	mustTeam(t, s, "a")
+	hooked := hookedSurvey(t, s, "a")
+	plain := mustSurvey(t, s, newSurvey("a", t0))
+	id := ids.New()
+	w := store.ResponseWrite{SurveyID: hooked.ID, ID: id, Respondent: "ann", Data: survey.Answers{}, At: t0}
+	put(t, s, w)
+	w.At = t0.Add(time.Minute)
+	put(t, s, w) // an update schedules nothing
+	put(t, s, store.ResponseWrite{SurveyID: hooked.ID, ID: ids.New(), Respondent: "imp", Data: survey.Answers{}, At: t0, Imported: true})
+	put(t, s, store.ResponseWrite{SurveyID: plain.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0})
+
+	got := deliveriesOf(t, s, hooked.ID)
+	if len(got) != 1 {
+		t.Fatalf("deliveries = %+v, want exactly one for the one created, non-imported response", got)
+	}
+	d := got[0]
+	if d.ResponseID != id || d.State != store.DeliveryPending || d.TeamID != "a" || d.Attempts != 0 || !d.NextAttemptAt.Equal(t0) || !d.CreatedAt.Equal(t0) {
+		t.Errorf("delivery = %+v", d)
+	}
+	if n := len(deliveriesOf(t, s, plain.ID)); n != 0 {
+		t.Errorf("a survey without a webhook URL has %d deliveries", n)
+	}
+}
+
+func testOutboxConcurrentCreate(t *testing.T, s store.Store) {
+	mustTeam(t, s, "a")
+	sv := hookedSurvey(t, s, "a")
+	id := ids.New()
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := s.PutResponse(context.Background(), store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: "ann", Data: survey.Answers{}, At: t0})
+			if err != nil {
+				t.Errorf("PutResponse: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(deliveriesOf(t, s, sv.ID)); n != 1 {
+		t.Errorf("100 concurrent PUTs of one new id scheduled %d deliveries, want 1", n)
+	}
+}
+
+func testDeliveryLifecycle(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := hookedSurvey(t, s, "a")
+	other := hookedSurvey(t, s, "a")
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0})
+	lease := time.Minute
+
+	if got, err := s.ClaimDeliveries(ctx, t0.Add(-time.Second), lease, 10); err != nil || len(got) != 0 {
+		t.Fatalf("claim before due: %+v, %v", got, err)
+	}
+	claimed, err := s.ClaimDeliveries(ctx, t0, lease, 10)
+	if err != nil || len(claimed) != 1 || claimed[0].State != store.DeliveryDelivering || claimed[0].TeamID != "a" {
+		t.Fatalf("claim: %+v, %v", claimed, err)
+	}
+	d := claimed[0]
+	if got, _ := s.ClaimDeliveries(ctx, t0.Add(30*time.Second), lease, 10); len(got) != 0 {
+		t.Errorf("a leased delivery was claimed again: %+v", got)
+	}
+	_, err = s.Redeliver(ctx, sv.ID, d.ID, t0)
+	wantErr(t, "Redeliver while delivering", err, store.ErrConflict)
+	// A sender that stopped without finishing: the lease expires and another claims it.
+	again, err := s.ClaimDeliveries(ctx, t0.Add(lease), lease, 10)
+	if err != nil || len(again) != 1 || again[0].ID != d.ID {
+		t.Fatalf("claim after the lease expired: %+v, %v", again, err)
+	}
+
+	fail := store.DeliveryResult{ID: d.ID, State: store.DeliveryFailed, Attempts: 4, LastStatus: 503, LastError: "503 Service Unavailable", At: t0.Add(2 * time.Minute)}
+	if err := s.FinishDelivery(ctx, fail); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "FinishDelivery twice", s.FinishDelivery(ctx, fail), store.ErrNotFound)
+	got := deliveriesOf(t, s, sv.ID)[0]
+	if got.State != store.DeliveryFailed || got.Attempts != 4 || got.LastStatus != 503 || got.LastError != fail.LastError || got.DeliveredAt != nil {
+		t.Errorf("after failure: %+v", got)
+	}
+	if c, _ := s.ClaimDeliveries(ctx, t0.Add(time.Hour), lease, 10); len(c) != 0 {
+		t.Errorf("a failed delivery was claimed: %+v", c)
+	}
+
+	_, err = s.Redeliver(ctx, other.ID, d.ID, t0)
+	wantErr(t, "Redeliver through another survey", err, store.ErrNotFound)
+	_, err = s.Redeliver(ctx, sv.ID, "dlv_nope", t0)
+	wantErr(t, "Redeliver unknown", err, store.ErrNotFound)
+	re, err := s.Redeliver(ctx, sv.ID, d.ID, t0.Add(3*time.Minute))
+	if err != nil || re.State != store.DeliveryPending || re.Attempts != 4 {
+		t.Fatalf("Redeliver: %+v, %v", re, err)
+	}
+	claimed, err = s.ClaimDeliveries(ctx, t0.Add(3*time.Minute), lease, 10)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("claim after redeliver: %+v, %v", claimed, err)
+	}
+	ok := store.DeliveryResult{ID: d.ID, State: store.DeliverySucceeded, Attempts: 1, LastStatus: 200, At: t0.Add(4 * time.Minute)}
+	if err := s.FinishDelivery(ctx, ok); err != nil {
+		t.Fatal(err)
+	}
+	got = deliveriesOf(t, s, sv.ID)[0]
+	if got.State != store.DeliverySucceeded || got.Attempts != 5 || got.LastStatus != 200 || got.LastError != "" || got.DeliveredAt == nil || !got.DeliveredAt.Equal(ok.At) {
+		t.Errorf("after success: %+v", got)
+	}
+
+	// Handing a delivery back (a stopping sender) makes it pending at the given time.
+	put(t, s, store.ResponseWrite{SurveyID: other.ID, ID: ids.New(), Respondent: "bob", Data: survey.Answers{}, At: t0})
+	c, err := s.ClaimDeliveries(ctx, t0.Add(time.Hour), lease, 10)
+	if err != nil || len(c) != 1 {
+		t.Fatalf("claim: %+v %v", c, err)
+	}
+	back := store.DeliveryResult{ID: c[0].ID, State: store.DeliveryPending, At: t0.Add(time.Hour), NextAttemptAt: t0.Add(time.Hour)}
+	if err := s.FinishDelivery(ctx, back); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := s.ClaimDeliveries(ctx, t0.Add(time.Hour), lease, 10); len(c) != 1 {
+		t.Errorf("a handed-back delivery was not claimable: %+v", c)
+	}
+}
