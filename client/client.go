@@ -1,0 +1,243 @@
+// Package client is a typed Go client for the svc API.
+//
+// New returns a Client for the protected API, authenticated with a team's secret key: for
+// backends only. NewPublic returns a PublicClient for the widget endpoints, authenticated with a
+// publishable key, which is safe to ship in client-side code; it never holds a secret key.
+//
+// Every method takes a context. Errors from the API are *Error values (see IsNotFound and
+// friends). GETs and the idempotent response PUT are retried on 429, 5xx and network errors,
+// honouring Retry-After; event POSTs never are. Lists come one page at a time (List* methods)
+// or as iterators over every item that fetch pages lazily.
+//
+// The package depends only on the standard library, go-retryablehttp and the survey model, and
+// builds with CGO_ENABLED=0.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/svc-feedback/svc/internal/cuid2"
+)
+
+// DefaultUserAgent is sent unless WithUserAgent says otherwise.
+const DefaultUserAgent = "svc-go-client/1"
+
+// maxErrorBody bounds how much of an error reply is read.
+const maxErrorBody = 64 << 10
+
+// Option configures a client.
+type Option func(*config) error
+
+type config struct {
+	httpClient   *http.Client
+	userAgent    string
+	retryMax     int
+	retryWaitMin time.Duration
+	retryWaitMax time.Duration
+}
+
+// WithHTTPClient sends requests with c (for timeouts, proxies, TLS, test transports).
+func WithHTTPClient(c *http.Client) Option {
+	return func(cfg *config) error {
+		if c == nil {
+			return errors.New("client: nil *http.Client")
+		}
+		cfg.httpClient = c
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header.
+func WithUserAgent(ua string) Option {
+	return func(cfg *config) error {
+		cfg.userAgent = ua
+		return nil
+	}
+}
+
+// WithRetryPolicy sets how many times a retryable request is retried (0 disables retries) and
+// the bounds of the exponential backoff between tries. Retry-After is honoured up to waitMax.
+func WithRetryPolicy(maxRetries int, waitMin, waitMax time.Duration) Option {
+	return func(cfg *config) error {
+		if maxRetries < 0 || waitMin < 0 || waitMax < waitMin {
+			return fmt.Errorf("client: invalid retry policy (%d, %v, %v)", maxRetries, waitMin, waitMax)
+		}
+		cfg.retryMax, cfg.retryWaitMin, cfg.retryWaitMax = maxRetries, waitMin, waitMax
+		return nil
+	}
+}
+
+// transport is the request path both clients share.
+type transport struct {
+	base      *url.URL
+	userAgent string
+	retrying  *retryablehttp.Client
+	once      *retryablehttp.Client
+	auth      func(h http.Header)
+}
+
+func newTransport(baseURL string, opts []Option, auth func(http.Header)) (*transport, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("client: base URL %q must be an absolute http or https URL", baseURL)
+	}
+	// The handler may be mounted under a prefix: keep the base path, without a trailing slash.
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	cfg := config{httpClient: &http.Client{Timeout: 30 * time.Second}, userAgent: DefaultUserAgent,
+		retryMax: 3, retryWaitMin: 500 * time.Millisecond, retryWaitMax: 30 * time.Second}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	mk := func(retries int) *retryablehttp.Client {
+		c := retryablehttp.NewClient()
+		c.HTTPClient = cfg.httpClient
+		c.Logger = nil
+		c.RetryMax = retries
+		c.RetryWaitMin, c.RetryWaitMax = cfg.retryWaitMin, cfg.retryWaitMax
+		c.CheckRetry = retryablehttp.DefaultRetryPolicy
+		c.Backoff = retryablehttp.DefaultBackoff // honours Retry-After on 429 and 503
+		c.ErrorHandler = retryablehttp.PassthroughErrorHandler
+		return c
+	}
+	return &transport{base: u, userAgent: cfg.userAgent, retrying: mk(cfg.retryMax), once: mk(0), auth: auth}, nil
+}
+
+// do sends a request to path (already escaped) with query q and JSON body in (nil for none),
+// and decodes a 2xx reply into out. Non-2xx replies become *Error.
+func (t *transport) do(ctx context.Context, method, path string, q url.Values, in, out any, retry bool) error {
+	u := *t.base
+	// path is escaped (pathf): RawPath keeps an escaped "/" inside a value, Path is its decoding.
+	unescaped, err := url.PathUnescape(path)
+	if err != nil {
+		return fmt.Errorf("client: bad path %q: %w", path, err)
+	}
+	u.Path += unescaped
+	u.RawPath = t.base.EscapedPath() + path
+	if len(q) > 0 {
+		u.RawQuery = q.Encode()
+	}
+	var body []byte
+	if in != nil {
+		if body, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("client: encode %s %s: %w", method, path, err)
+		}
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return fmt.Errorf("client: build %s %s: %w", method, path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", t.userAgent)
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	t.auth(req.Header)
+	c := t.once
+	if retry {
+		c = t.retrying
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return fmt.Errorf("client: %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	if err := checkResponse(resp); err != nil {
+		return err
+	}
+	if out == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("client: decode %s %s: %w", method, path, err)
+	}
+	return nil
+}
+
+// Error is a non-2xx reply of the API.
+type Error struct {
+	// StatusCode is the HTTP status.
+	StatusCode int
+	// Code is the API's machine word, such as "not_found" or "invalid_request".
+	Code string
+	// Message is the API's human sentence.
+	Message string
+	// RetryAfter is the server's Retry-After, when it sent one.
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("svc: %d %s: %s", e.StatusCode, e.Code, e.Message)
+}
+
+// checkResponse turns a non-2xx reply into *Error.
+func checkResponse(resp *http.Response) error {
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	e := &Error{StatusCode: resp.StatusCode}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	var body struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}
+	if json.Unmarshal(b, &body) == nil && body.Error != "" {
+		e.Message, e.Code = body.Error, body.Code
+	} else {
+		e.Message = strings.TrimSpace(string(b))
+		if e.Message == "" {
+			e.Message = http.StatusText(resp.StatusCode)
+		}
+	}
+	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs >= 0 {
+		e.RetryAfter = time.Duration(secs) * time.Second
+	}
+	return e
+}
+
+func statusOf(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.StatusCode
+	}
+	return 0
+}
+
+// IsNotFound reports whether err is a 404: the record does not exist or belongs to another team.
+func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+
+// IsUnauthorized reports whether err is a 401: a missing, unknown or revoked key.
+func IsUnauthorized(err error) bool { return statusOf(err) == http.StatusUnauthorized }
+
+// IsRateLimited reports whether err is a 429; Error.RetryAfter says when to try again.
+func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
+
+// IsConflict reports whether err is a 409, such as a response id used by another respondent.
+func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
+
+// IsInvalid reports whether err is a 400: the request broke a rule the message names.
+func IsInvalid(err error) bool { return statusOf(err) == http.StatusBadRequest }
+
+// NewResponseID returns a fresh cuid2, for a new response's id.
+func NewResponseID() string { return cuid2.NewGenerator().New() }
+
+func pathf(format string, args ...string) string {
+	esc := make([]any, len(args))
+	for i, a := range args {
+		esc[i] = url.PathEscape(a)
+	}
+	return fmt.Sprintf(format, esc...)
+}

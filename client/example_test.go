@@ -1,0 +1,126 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// exampleServer runs svc over a temporary SQLite file with one team, keys and the demo survey,
+// and three responses.
+func exampleServer() (baseURL, secretKey, publishableKey, surveyID string, stop func()) {
+	dir, err := os.MkdirTemp("", "svc-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "svc.db"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	_ = st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: now})
+	pk, _, _ := store.CreateKey(ctx, st, "acme", store.Publishable, now)
+	sk, _, _ := store.CreateKey(ctx, st, "acme", store.Secret, now)
+	sv := store.Survey{ID: "cexamplesurvey0001", TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	_ = st.CreateSurvey(ctx, sv)
+	for i, who := range []string{"ann", "bob", "cat"} {
+		_, _, _ = st.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprintf("resp%d", i), Respondent: who,
+			Data: survey.Answers{"nps": survey.Number(8 + i)}, At: now.Add(time.Duration(i) * time.Minute)})
+	}
+	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), DisableWebhooks: true})
+	srv := httptest.NewServer(h)
+	return srv.URL, sk, pk, sv.ID, func() {
+		srv.Close()
+		_ = h.Close(ctx)
+		_ = st.Close()
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// Create a client for the protected API from your backend.
+func ExampleNew() {
+	baseURL, secretKey, _, _, stop := exampleServer()
+	defer stop()
+
+	c, err := client.New(baseURL, secretKey,
+		client.WithUserAgent("my-backend/1.0"),
+		client.WithRetryPolicy(3, 500*time.Millisecond, 10*time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	page, err := c.ListSurveys(context.Background(), &client.ListOptions{Limit: 10})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range page.Data {
+		fmt.Println(s.ID, s.Status, s.Title)
+	}
+	// Output:
+	// cexamplesurvey0001 active How are we doing?
+}
+
+// Walk every response of a survey; pages are fetched as the loop needs them.
+func ExampleClient_Responses() {
+	baseURL, secretKey, _, surveyID, stop := exampleServer()
+	defer stop()
+	c, err := client.New(baseURL, secretKey)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	for r, err := range c.Responses(context.Background(), surveyID, &client.ResponseListOptions{ListOptions: client.ListOptions{Limit: 2}}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if nps, ok := r.Data["nps"].(survey.Number); ok {
+			fmt.Printf("%s scored %v\n", r.Respondent, float64(nps))
+		}
+	}
+	// Output:
+	// cat scored 10
+	// bob scored 9
+	// ann scored 8
+}
+
+// Handle API errors with errors.As or the Is* helpers.
+func ExampleError() {
+	baseURL, secretKey, _, _, stop := exampleServer()
+	defer stop()
+	c, err := client.New(baseURL, secretKey)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	_, err = c.GetSurvey(context.Background(), "cnosuchsurvey")
+	switch {
+	case client.IsNotFound(err):
+		fmt.Println("no such survey")
+	case client.IsRateLimited(err):
+		fmt.Println("slow down")
+	case err != nil:
+		log.Fatal(err)
+	}
+
+	_, err = c.ListSurveys(context.Background(), &client.ListOptions{Limit: 500})
+	var apiErr *client.Error
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.StatusCode, apiErr.Code)
+	}
+	// Output:
+	// no such survey
+	// 400 invalid_request
+}
