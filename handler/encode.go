@@ -43,9 +43,15 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // Time is a timestamp as the API writes it: RFC 3339 in UTC with milliseconds.
 type Time time.Time
 
+// timeLayout is RFC 3339 in UTC with milliseconds.
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
 // MarshalJSON writes the time as "2026-11-21T10:04:05.123Z".
 func (t Time) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + time.Time(t).UTC().Format("2006-01-02T15:04:05.000Z") + `"`), nil
+	b := make([]byte, 0, len(timeLayout)+2)
+	b = append(b, '"')
+	b = time.Time(t).UTC().AppendFormat(b, timeLayout)
+	return append(b, '"'), nil
 }
 
 func timePtr(t *time.Time) *Time {

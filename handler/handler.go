@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/svc-feedback/svc/store"
@@ -51,11 +52,16 @@ type Handler struct {
 	now     func() time.Time
 	mux     *http.ServeMux
 	origins map[string]bool
+
+	surveysMu sync.RWMutex
+	// surveys holds each active survey's encoded public view, one entry per survey that
+	// exists (ids are checked against the store first), so it cannot grow without bound.
+	surveys map[string]*encodedSurvey
 }
 
 // New returns a Handler serving s.
 func New(s store.Store, opts Options) *Handler {
-	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux()}
+	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux(), surveys: make(map[string]*encodedSurvey)}
 	if h.log == nil {
 		h.log = slog.Default()
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
@@ -65,21 +66,47 @@ func (h *Handler) handleSurveyGet(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(sv.Definition)
+	enc, err := h.publicSurvey(sv)
 	if err != nil {
-		return fmt.Errorf("encode survey %s: %w", sv.ID, err)
+		return err
 	}
-	body = append(body, '\n')
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
-	w.Header().Set("ETag", etag)
+	w.Header().Set("ETag", enc.etag)
 	w.Header().Set("Cache-Control", "no-cache")
-	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+	if etagMatches(r.Header.Get("If-None-Match"), enc.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	writeBody(w, http.StatusOK, body)
+	writeBody(w, http.StatusOK, enc.body)
 	return nil
+}
+
+// encodedSurvey is a survey's public view, encoded once per version.
+type encodedSurvey struct {
+	version time.Time
+	body    []byte
+	etag    string
+}
+
+// publicSurvey returns the survey's encoded public view, from the cache when the survey's
+// version (UpdatedAt, which the store moves forward on every change) has not changed.
+func (h *Handler) publicSurvey(sv store.Survey) (*encodedSurvey, error) {
+	h.surveysMu.RLock()
+	enc, ok := h.surveys[sv.ID]
+	h.surveysMu.RUnlock()
+	if ok && enc.version.Equal(sv.UpdatedAt) {
+		return enc, nil
+	}
+	body, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("encode survey %s: %w", sv.ID, err)
+	}
+	body = append(body, '\n')
+	sum := sha256.Sum256(body)
+	enc = &encodedSurvey{version: sv.UpdatedAt, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	h.surveysMu.Lock()
+	h.surveys[sv.ID] = enc
+	h.surveysMu.Unlock()
+	return enc, nil
 }
 
 // etagMatches applies If-None-Match's weak comparison: any listed tag, or *, matches.

@@ -48,10 +48,12 @@ type Store interface {
 	// the id is taken and ErrNotFound if the team does not exist.
 	CreateSurvey(ctx context.Context, s Survey) error
 	// UpdateSurvey replaces a survey's status, definition and webhook settings after
-	// validating them and sets UpdatedAt; CreatedAt and TeamID never change. It returns
-	// ErrNotFound for a survey the team does not hold.
+	// validating them and sets UpdatedAt (moving it forward by at least a millisecond, so
+	// each version has its own); CreatedAt and TeamID never change. It returns ErrNotFound for
+	// a survey the team does not hold.
 	UpdateSurvey(ctx context.Context, s Survey) error
-	// Survey returns a survey of the team in any status, or ErrNotFound.
+	// Survey returns a survey of the team in any status, or ErrNotFound. The definition
+	// may be shared with a cache: replace its parts rather than editing them in place.
 	Survey(ctx context.Context, teamID, id string) (Survey, error)
 	// Surveys lists a team's surveys that are not deleted, newest first, limit at a time after
 	// the cursor (nil for the first page). next is nil on the last page.

@@ -27,18 +27,18 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		if e.Imported {
 			insert = strings.Replace(insert, "INSERT", "INSERT OR IGNORE", 1)
 		}
-		res, err := tx.Exec(insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
+		res, err := s.exec(tx, insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
 		if err != nil {
 			return mapErr(err, "record event")
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil // an imported event seen before
 		}
-		first, err := touchRespondent(tx, e.SurveyID, e.Respondent, column, at)
+		first, err := s.touchRespondent(tx, e.SurveyID, e.Respondent, column, at)
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE survey_stats SET `+total+` = `+total+` + 1, `+unique+` = `+unique+` + ? WHERE survey_id = ?`,
+		_, err = s.exec(tx, `UPDATE survey_stats SET `+total+` = `+total+` + 1, `+unique+` = `+unique+` + ? WHERE survey_id = ?`,
 			first, e.SurveyID)
 		return mapErr(err, "count event")
 	})
@@ -71,36 +71,42 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 }
 
 // RatingCounts implements store.Store. Whole UTC days inside [from, to) are read from the
-// per-day rollup; only the partial days at its edges read individual ratings, so the cost
-// grows with the number of days, not of responses.
+// per-day rollup, whole hours of the partial days at its edges from the per-hour rollup, and
+// only the partial hours at the very edges from individual ratings, so the cost grows with the
+// length of the range in days, not with the number of responses.
 func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
 	out := make(map[string]map[int]int64, len(questionIDs))
-	lo, hi := ms(from), ms(to)
 	for _, qid := range questionIDs {
 		counts := make(map[int]int64)
 		out[qid] = counts
-		if hi <= lo {
-			continue
-		}
-		firstDay, endDay := day(lo+dayMS-1), day(hi) // whole days are [firstDay, endDay)
-		if firstDay >= endDay {
-			if err := s.addRaw(ctx, counts, surveyID, qid, lo, hi); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err := s.addRaw(ctx, counts, surveyID, qid, lo, firstDay*dayMS); err != nil {
-			return nil, err
-		}
-		if err := s.addRaw(ctx, counts, surveyID, qid, endDay*dayMS, hi); err != nil {
-			return nil, err
-		}
-		if err := s.addCounts(ctx, counts, `SELECT score, SUM(n) FROM rating_days WHERE survey_id = ? AND question_id = ?
-			AND day >= ? AND day < ? GROUP BY score`, surveyID, qid, firstDay, endDay); err != nil {
+		if err := s.countRange(ctx, counts, surveyID, qid, ms(from), ms(to), 0); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// countRange adds the counts of [lo, hi) using rollup level and finer ones for the edges.
+func (s *Store) countRange(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64, level int) error {
+	if hi <= lo {
+		return nil
+	}
+	if level == len(rollups) {
+		return s.addRaw(ctx, counts, surveyID, qid, lo, hi)
+	}
+	r := rollups[level]
+	first, end := floorDiv(lo+r.size-1, r.size), floorDiv(hi, r.size) // whole buckets are [first, end)
+	if first >= end {
+		return s.countRange(ctx, counts, surveyID, qid, lo, hi, level+1)
+	}
+	if err := s.countRange(ctx, counts, surveyID, qid, lo, first*r.size, level+1); err != nil {
+		return err
+	}
+	if err := s.countRange(ctx, counts, surveyID, qid, end*r.size, hi, level+1); err != nil {
+		return err
+	}
+	return s.addCounts(ctx, counts, `SELECT score, SUM(n) FROM `+r.table+` WHERE survey_id = ? AND question_id = ?
+		AND `+r.column+` >= ? AND `+r.column+` < ? GROUP BY score`, surveyID, qid, first, end)
 }
 
 func (s *Store) addRaw(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {

@@ -12,7 +12,10 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-const dayMS = int64(24 * time.Hour / time.Millisecond)
+const (
+	hourMS = int64(time.Hour / time.Millisecond)
+	dayMS  = 24 * hourMS
+)
 
 // PutResponse implements store.Store.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
@@ -35,7 +38,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var surveyUpdated int64
 		var hook string
-		err := tx.QueryRow(`SELECT updated_at, webhook_url FROM surveys WHERE id = ?`, w.SurveyID).Scan(&surveyUpdated, &hook)
+		err := s.queryRow(tx, `SELECT updated_at, webhook_url FROM surveys WHERE id = ?`, w.SurveyID).Scan(&surveyUpdated, &hook)
 		if err != nil {
 			return mapErr(err, "put response: survey "+w.SurveyID)
 		}
@@ -47,7 +50,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			oldRespondent string
 			oldCreated    int64
 		)
-		err = tx.QueryRow(`SELECT respondent, created_at FROM responses WHERE survey_id = ? AND id = ?`,
+		err = s.queryRow(tx, `SELECT respondent, created_at FROM responses WHERE survey_id = ? AND id = ?`,
 			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -74,24 +77,24 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 }
 
 func (s *Store) createResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, ratingIDs map[string]bool) (store.Response, error) {
-	_, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
+	_, err := s.exec(tx, `INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at)
 	if err != nil {
 		return store.Response{}, mapErr(err, "create response "+w.ID)
 	}
-	if err := addRatings(tx, w.SurveyID, w.ID, scores(w.Data, ratingIDs), at); err != nil {
+	if err := s.addRatings(tx, w.SurveyID, w.ID, scores(w.Data, ratingIDs), at); err != nil {
 		return store.Response{}, err
 	}
-	first, err := touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at)
+	first, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at)
 	if err != nil {
 		return store.Response{}, err
 	}
-	if _, err := tx.Exec(`UPDATE survey_stats SET responses = responses + 1, unique_responders = unique_responders + ?
+	if _, err := s.exec(tx, `UPDATE survey_stats SET responses = responses + 1, unique_responders = unique_responders + ?
 		WHERE survey_id = ?`, first, w.SurveyID); err != nil {
 		return store.Response{}, mapErr(err, "count response")
 	}
 	if hook != "" && !w.Imported {
-		if _, err := tx.Exec(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
+		if _, err := s.exec(tx, `INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, at, at); err != nil {
 			return store.Response{}, mapErr(err, "schedule delivery")
 		}
@@ -102,18 +105,18 @@ func (s *Store) createResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 }
 
 func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, ratingIDs map[string]bool) (store.Response, error) {
-	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
+	_, err := s.exec(tx, `UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, mapErr(err, "update response "+w.ID)
 	}
-	if err := removeRatings(tx, w.SurveyID, w.ID); err != nil {
+	if err := s.removeRatings(tx, w.SurveyID, w.ID); err != nil {
 		return store.Response{}, err
 	}
-	if err := addRatings(tx, w.SurveyID, w.ID, scores(w.Data, ratingIDs), createdAt); err != nil {
+	if err := s.addRatings(tx, w.SurveyID, w.ID, scores(w.Data, ratingIDs), createdAt); err != nil {
 		return store.Response{}, err
 	}
-	if _, err := touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {
+	if _, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
@@ -232,49 +235,70 @@ func scores(data survey.Answers, ratingIDs map[string]bool) map[string]int {
 	return out
 }
 
-func day(at int64) int64 {
-	d := at / dayMS
-	if at%dayMS < 0 {
+// floorDiv is the bucket (day or hour) of a time in milliseconds.
+func floorDiv(at, size int64) int64 {
+	d := at / size
+	if at%size < 0 {
 		d--
 	}
 	return d
 }
 
-func addRatings(tx *sql.Tx, surveyID, responseID string, sc map[string]int, createdAt int64) error {
+func day(at int64) int64 { return floorDiv(at, dayMS) }
+
+// rollups are the per-bucket rating count tables, largest bucket first.
+var rollups = []struct {
+	table, column string
+	size          int64
+}{
+	{"rating_days", "day", dayMS},
+	{"rating_hours", "hour", hourMS},
+}
+
+func (s *Store) addRatings(tx *sql.Tx, surveyID, responseID string, sc map[string]int, createdAt int64) error {
 	for qid, score := range sc {
-		if _, err := tx.Exec(`INSERT INTO ratings (survey_id, response_id, question_id, score, created_at) VALUES (?, ?, ?, ?, ?)`,
+		if _, err := s.exec(tx, `INSERT INTO ratings (survey_id, response_id, question_id, score, created_at) VALUES (?, ?, ?, ?, ?)`,
 			surveyID, responseID, qid, score, createdAt); err != nil {
 			return mapErr(err, "record rating")
 		}
-		if _, err := tx.Exec(`INSERT INTO rating_days (survey_id, question_id, day, score, n) VALUES (?, ?, ?, ?, 1)
-			ON CONFLICT (survey_id, question_id, day, score) DO UPDATE SET n = n + 1`,
-			surveyID, qid, day(createdAt), score); err != nil {
+		if err := s.countRating(tx, surveyID, qid, score, createdAt, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countRating adds delta to the rollups of a score given at createdAt.
+func (s *Store) countRating(tx *sql.Tx, surveyID, qid string, score int, createdAt, delta int64) error {
+	for _, r := range rollups {
+		_, err := s.exec(tx, `INSERT INTO `+r.table+` (survey_id, question_id, `+r.column+`, score, n) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (survey_id, question_id, `+r.column+`, score) DO UPDATE SET n = n + excluded.n`,
+			surveyID, qid, floorDiv(createdAt, r.size), score, delta)
+		if err != nil {
 			return mapErr(err, "count rating")
 		}
 	}
 	return nil
 }
 
-func removeRatings(tx *sql.Tx, surveyID, responseID string) error {
-	rows, err := tx.Query(`DELETE FROM ratings WHERE survey_id = ? AND response_id = ? RETURNING question_id, score, created_at`,
+func (s *Store) removeRatings(tx *sql.Tx, surveyID, responseID string) error {
+	rows, err := s.stmt(tx, `DELETE FROM ratings WHERE survey_id = ? AND response_id = ? RETURNING question_id, score, created_at`).Query(
 		surveyID, responseID)
 	if err != nil {
 		return mapErr(err, "remove ratings")
 	}
 	type old struct {
-		qid          string
-		score        int
-		createdAtDay int64
+		qid       string
+		score     int
+		createdAt int64
 	}
 	var olds []old
 	for rows.Next() {
 		var o old
-		var created int64
-		if err := rows.Scan(&o.qid, &o.score, &created); err != nil {
+		if err := rows.Scan(&o.qid, &o.score, &o.createdAt); err != nil {
 			rows.Close()
 			return mapErr(err, "remove ratings")
 		}
-		o.createdAtDay = day(created)
 		olds = append(olds, o)
 	}
 	rows.Close()
@@ -282,9 +306,8 @@ func removeRatings(tx *sql.Tx, surveyID, responseID string) error {
 		return mapErr(err, "remove ratings")
 	}
 	for _, o := range olds {
-		if _, err := tx.Exec(`UPDATE rating_days SET n = n - 1 WHERE survey_id = ? AND question_id = ? AND day = ? AND score = ?`,
-			surveyID, o.qid, o.createdAtDay, o.score); err != nil {
-			return mapErr(err, "uncount rating")
+		if err := s.countRating(tx, surveyID, o.qid, o.score, o.createdAt, -1); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -292,13 +315,13 @@ func removeRatings(tx *sql.Tx, surveyID, responseID string) error {
 
 // touchRespondent moves one of a respondent's last-interaction times forward to at, and
 // reports whether it was the first interaction of that kind.
-func touchRespondent(tx *sql.Tx, surveyID, respondent, column string, at int64) (bool, error) {
+func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string, at int64) (bool, error) {
 	var prev sql.NullInt64
-	err := tx.QueryRow(`SELECT `+column+` FROM respondents WHERE survey_id = ? AND respondent = ?`, surveyID, respondent).Scan(&prev)
+	err := s.queryRow(tx, `SELECT `+column+` FROM respondents WHERE survey_id = ? AND respondent = ?`, surveyID, respondent).Scan(&prev)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, mapErr(err, "respondent history")
 	}
-	_, err = tx.Exec(`INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES (?, ?, ?)
+	_, err = s.exec(tx, `INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES (?, ?, ?)
 		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = MAX(COALESCE(`+column+`, excluded.`+column+`), excluded.`+column+`)`,
 		surveyID, respondent, at)
 	if err != nil {

@@ -54,6 +54,10 @@ type Options struct {
 	BusyTimeout time.Duration
 	// MaxBatch caps how many writes share one transaction; zero means 256.
 	MaxBatch int
+	// CacheTTL is how long keys and surveys read are served from memory; zero means one
+	// second, negative disables the cache. Writes through this Store update it at once; the
+	// TTL bounds how long a change made by another process takes to show.
+	CacheTTL time.Duration
 }
 
 // Store is a store.Store on one SQLite database file. It is safe for concurrent use.
@@ -72,7 +76,9 @@ type Store struct {
 	sendMu sync.RWMutex
 	closed bool
 
-	ids *cuid2.Generator
+	ids   *cuid2.Generator
+	batch batchStmts // the writer's statements of the current transaction
+	cache *readCache
 
 	ratingMu sync.Mutex
 	// ratingQuestions caches each survey's rating question ids, keyed by survey id and
@@ -107,6 +113,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 256
+	}
+	if o.CacheTTL == 0 {
+		o.CacheTTL = time.Second
 	}
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, errors.New("sqlite: give a file path; in-memory databases cannot be shared by the read pool")
@@ -161,6 +170,8 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		maxBatch:        o.MaxBatch,
 		ids:             cuid2.NewGenerator(),
 		ratingQuestions: make(map[string]ratingSet),
+		batch:           make(batchStmts),
+		cache:           newReadCache(o.CacheTTL),
 	}
 	go s.writer()
 	return s, nil
@@ -298,6 +309,8 @@ func (s *Store) writer() {
 func (s *Store) commit(batch []*writeOp) {
 	ctx := context.Background()
 	results := make([]error, len(batch))
+	// The transaction closes its prepared statements when it ends.
+	defer clear(s.batch)
 	finish := func(commitErr error) {
 		for i, op := range batch {
 			if results[i] == nil {

@@ -19,6 +19,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	if err != nil {
 		return fmt.Errorf("create survey %s: %w", sv.ID, err)
 	}
+	defer s.cache.dropSurvey(sv.ID)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
 			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -42,9 +43,12 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	if err != nil {
 		return fmt.Errorf("update survey %s: %w", sv.ID, err)
 	}
+	defer s.cache.dropSurvey(sv.ID)
+	// updated_at only moves forward, so it identifies a version of the survey (caches of
+	// encoded surveys key on it) even for two updates within one millisecond.
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE surveys SET status = ?, definition = ?, webhook_url = ?, webhook_secret = ?,
-			previous_secret = ?, previous_secret_expiry = ?, updated_at = ? WHERE id = ? AND team_id = ?`,
+			previous_secret = ?, previous_secret_expiry = ?, updated_at = MAX(?, updated_at + 1) WHERE id = ? AND team_id = ?`,
 			string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
 			ms(sv.PreviousSecretExpiresAt), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
 		if err != nil {
@@ -84,10 +88,20 @@ func scanSurvey(row interface{ Scan(...any) error }) (store.Survey, error) {
 
 // Survey implements store.Store.
 func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
-	row := s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ? AND team_id = ?`, id, teamID)
+	if sv, ok := s.cache.survey(id); ok {
+		if sv.TeamID != teamID {
+			return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
+		}
+		return sv, nil
+	}
+	row := s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ?`, id)
 	sv, err := scanSurvey(row)
 	if err != nil {
 		return store.Survey{}, mapErr(err, "survey "+id)
+	}
+	s.cache.putSurvey(sv)
+	if sv.TeamID != teamID {
+		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
 	}
 	return sv, nil
 }

@@ -37,6 +37,7 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	if k.Kind != store.Publishable && k.Kind != store.Secret {
 		return fmt.Errorf("add key: %w: unknown kind %q", store.ErrInvalid, k.Kind)
 	}
+	defer s.cache.dropKeys()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO api_keys (id, team_id, kind, hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, ms(k.CreatedAt))
@@ -62,11 +63,16 @@ func scanKey(row interface{ Scan(...any) error }) (store.Key, error) {
 
 // LookupKey implements store.Store.
 func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, error) {
-	row := s.rdb.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, store.HashKey(plaintext))
+	hash := store.HashKey(plaintext)
+	if k, ok := s.cache.key(string(hash)); ok {
+		return k, nil
+	}
+	row := s.rdb.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, hash)
 	k, err := scanKey(row)
 	if err != nil {
 		return store.Key{}, mapErr(err, "lookup key")
 	}
+	s.cache.putKey(string(hash), k)
 	return k, nil
 }
 
@@ -90,6 +96,7 @@ func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
 
 // RevokeKey implements store.Store.
 func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Time) error {
+	defer s.cache.dropKeys()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND team_id = ?`, ms(at), keyID, teamID)
 		if err != nil {
