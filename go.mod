@@ -1,6 +1,6 @@
 module github.com/svc-feedback/svc
 
-go 1.24.0
+go 1.26.0
 
 require github.com/google/go-cmp v0.7.0
 
@@ -9,4 +9,5 @@ require github.com/mattn/go-sqlite3 v1.14.53
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	golang.org/x/time v0.16.0 // indirect
 )

@@ -39,6 +39,9 @@ type Options struct {
 	// 10 MiB.
 	MaxEventBody    int64
 	MaxResponseBody int64
+	// RateLimit, when set, limits the public endpoints per publishable key and client
+	// address (429 with Retry-After beyond it). Off by default.
+	RateLimit *handler.RateLimit
 
 	// AllowPrivateWebhooks lets webhook deliveries reach loopback, private and link-local
 	// addresses. Leave it off in production: it would let survey owners probe your network.
@@ -91,7 +94,7 @@ func NewHandler(s store.Store, opts *Options) *Handler {
 	}
 	ho := handler.Options{
 		Logger: o.Logger, Now: o.Now, BaseURL: o.BaseURL, AllowedOrigins: o.AllowedOrigins,
-		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody,
+		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, RateLimit: o.RateLimit,
 	}
 	if h.dispatcher != nil {
 		ho.OnDeliveryScheduled = h.dispatcher.Notify

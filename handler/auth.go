@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -18,6 +19,11 @@ func (h *Handler) public(fn teamHandler) http.Handler {
 		key := r.Header.Get("x-svc-pk")
 		if key == "" {
 			return "", unauthorized("missing publishable key: send it in the x-svc-pk header")
+		}
+		if h.limiter != nil {
+			if ok, wait := h.limiter.allow(r, key); !ok {
+				return "", &retryAfterError{wait}
+			}
 		}
 		if strings.HasPrefix(key, store.SecretPrefix) {
 			return "", unauthorized("x-svc-pk holds a secret key: use a publishable key (svc_pk_...) here, and never put secret keys in client code")
@@ -52,10 +58,19 @@ func (h *Handler) withKey(fn teamHandler, kind store.KeyKind, extract func(*http
 			}
 		}
 		if err != nil {
+			var ra *retryAfterError
+			if errors.As(err, &ra) {
+				err = rateLimited(w, ra.wait)
+			}
 			h.writeError(w, r, err)
 		}
 	})
 }
+
+// retryAfterError is a refused request that may be retried after wait.
+type retryAfterError struct{ wait time.Duration }
+
+func (e *retryAfterError) Error() string { return "rate limited" }
 
 // teamFor returns the team of an unrevoked key of the kind.
 func (h *Handler) teamFor(ctx context.Context, kind store.KeyKind, key string) (string, error) {

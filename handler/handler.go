@@ -39,6 +39,9 @@ type Options struct {
 	// DefaultMaxEventBody and DefaultMaxResponseBody.
 	MaxEventBody    int64
 	MaxResponseBody int64
+	// RateLimit, when set, limits the public endpoints per publishable key and client
+	// address, answering 429 with Retry-After beyond it. Off by default.
+	RateLimit *RateLimit
 	// OnDeliveryScheduled, when set, is called after a write that may have scheduled a
 	// webhook delivery (a created response, a redelivery), so a sender can start at once.
 	OnDeliveryScheduled func()
@@ -57,6 +60,8 @@ type Handler struct {
 	// surveys holds each active survey's encoded public view, one entry per survey that
 	// exists (ids are checked against the store first), so it cannot grow without bound.
 	surveys map[string]*encodedSurvey
+
+	limiter *limiter // nil when rate limiting is off
 }
 
 // New returns a Handler serving s.
@@ -80,6 +85,9 @@ func New(s store.Store, opts Options) *Handler {
 		for _, o := range opts.AllowedOrigins {
 			h.origins[o] = true
 		}
+	}
+	if opts.RateLimit != nil && opts.RateLimit.PerSecond > 0 {
+		h.limiter = newLimiter(*opts.RateLimit, h.now)
 	}
 	h.routes()
 	return h

@@ -181,10 +181,10 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 
 // responseBody is the body of a response PUT (contract 4.4).
 type responseBody struct {
-	Respondent *string            `json:"respondent"`
-	Data       survey.Answers     `json:"data"`
-	Metadata   *map[string]string `json:"metadata"`
-	Telemetry  *string            `json:"telemetry"`
+	Respondent *string             `json:"respondent"`
+	Data       survey.Answers      `json:"data"`
+	Metadata   *map[string]*string `json:"metadata"` // pointers tell null from ""
+	Telemetry  *string             `json:"telemetry"`
 }
 
 // handleResponsePut serves "PUT /v1/svc/{surveyId}/response/{responseId}": it creates the
@@ -211,8 +211,15 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	case body.Metadata == nil:
 		return badRequest("metadata is required: an object of strings (it may be empty)")
 	}
+	meta := make(map[string]string, len(*body.Metadata))
+	for k, v := range *body.Metadata {
+		if v == nil {
+			return badRequest(fmt.Sprintf("metadata value of %q must be a string, not null", truncate(k)))
+		}
+		meta[k] = *v
+	}
 	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: body.Data,
-		Metadata: *body.Metadata, Telemetry: body.Telemetry, At: h.now().UTC()}
+		Metadata: meta, Telemetry: body.Telemetry, At: h.now().UTC()}
 	if err := write.Validate(); err != nil {
 		return err
 	}

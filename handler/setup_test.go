@@ -3,6 +3,7 @@ package handler_test
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -63,13 +64,18 @@ type env struct {
 
 func setup(t *testing.T, opts ...func(*handler.Options)) *env {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	return setupAt(t, filepath.Join(t.TempDir(), "svc.db"), slog.New(slog.DiscardHandler), opts...)
+}
+
+func setupAt(t *testing.T, path string, log *slog.Logger, opts ...func(*handler.Options)) *env {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, store: st, clock: &clock{now: t0}, ids: cuid2.NewGenerator()}
-	o := handler.Options{Now: e.clock.Now}
+	o := handler.Options{Now: e.clock.Now, Logger: log}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
@@ -49,6 +50,7 @@ type config struct {
 	baseURL              string
 	allowPrivateWebhooks bool
 	syncNormal           bool
+	rateLimit            float64
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -73,6 +75,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 		"let webhooks reach loopback and private addresses, for local development (SVC_ALLOW_PRIVATE_WEBHOOKS)")
 	fs.BoolVar(&c.syncNormal, "sync-normal", envBool("SVC_SYNC_NORMAL"),
 		"commit with synchronous=NORMAL: faster, but the last commits may be lost on power loss (SVC_SYNC_NORMAL)")
+	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
+	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
+		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -89,11 +94,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
-	opts := &sqlite.Options{}
+	dbOpts := &sqlite.Options{}
 	if cfg.syncNormal {
-		opts.Synchronous = sqlite.SynchronousNormal
+		dbOpts.Synchronous = sqlite.SynchronousNormal
 	}
-	st, err := sqlite.Open(ctx, cfg.db, opts)
+	st, err := sqlite.Open(ctx, cfg.db, dbOpts)
 	if err != nil {
 		return err
 	}
@@ -121,7 +126,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 
-	h := svc.NewHandler(st, &svc.Options{Logger: log, BaseURL: cfg.baseURL, AllowPrivateWebhooks: cfg.allowPrivateWebhooks})
+	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, AllowPrivateWebhooks: cfg.allowPrivateWebhooks}
+	if cfg.rateLimit > 0 {
+		opts.RateLimit = &handler.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
+	}
+	h := svc.NewHandler(st, opts)
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,

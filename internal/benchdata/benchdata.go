@@ -1,0 +1,133 @@
+// Package benchdata builds the large survey that benchmarks read: one survey with n responses
+// and n events (one of each every 30 s from benchdata.Start), kept in a database file that
+// later runs reuse.
+package benchdata
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// The benchmark team, keys and survey.
+const (
+	SurveyID       = "benchsurvey0001"
+	TeamID         = "bench"
+	SecretKey      = "svc_sk_benchbenchbenchbenchbenchbenchbench"
+	PublishableKey = "svc_pk_benchbenchbenchbenchbenchbenchbench"
+	Step           = 30 * time.Second
+)
+
+// Start is the creation time of the survey and of its first response.
+var Start = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// ResponseID is the id of the i-th response.
+func ResponseID(i int) string { return fmt.Sprintf("r%09d", i) }
+
+// End is the time just after the last of n responses.
+func End(n int) time.Time { return Start.Add(time.Duration(n) * Step) }
+
+// Cursor is the page cursor (in the handler's opaque format) that ends a page at response i.
+func Cursor(i int) string {
+	at := Start.Add(time.Duration(i) * Step).UnixMilli()
+	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, `{"t":%d,"i":%q}`, at, ResponseID(i)))
+}
+
+// Open opens the database at path holding the benchmark survey with n responses and n events,
+// seeding it first if it does not hold them yet. logf reports progress.
+func Open(ctx context.Context, path string, n int, logf func(string, ...any)) (*sqlite.Store, error) {
+	_, statErr := os.Stat(path)
+	st, err := sqlite.Open(ctx, path, &sqlite.Options{Synchronous: sqlite.SynchronousNormal})
+	if err != nil {
+		return nil, err
+	}
+	if statErr == nil {
+		s, err := st.Stats(ctx, SurveyID)
+		if err == nil && s.TotalResponses == int64(n) && s.TotalViews+s.TotalDismissals == int64(n) {
+			return st, ensureKeys(ctx, st)
+		}
+		st.Close()
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(path + suffix)
+		}
+		if st, err = sqlite.Open(ctx, path, &sqlite.Options{Synchronous: sqlite.SynchronousNormal}); err != nil {
+			return nil, err
+		}
+	}
+	logf("seeding %d responses and %d events into %s", n, n, path)
+	t0 := time.Now()
+	if err := seed(ctx, st, n); err != nil {
+		st.Close()
+		return nil, err
+	}
+	logf("seeded in %v", time.Since(t0).Round(time.Second))
+	return st, nil
+}
+
+// ensureKeys adds the benchmark keys unless they are there.
+func ensureKeys(ctx context.Context, st *sqlite.Store) error {
+	for _, k := range []struct {
+		kind store.KeyKind
+		key  string
+	}{{store.Secret, SecretKey}, {store.Publishable, PublishableKey}} {
+		if err := st.AddKey(ctx, store.NewKey(TeamID, k.kind, k.key, Start), k.key); err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return nil
+}
+
+func seed(ctx context.Context, st *sqlite.Store, n int) error {
+	if err := st.CreateTeam(ctx, store.Team{ID: TeamID, Name: "Bench", CreatedAt: Start}); err != nil {
+		return err
+	}
+	if err := ensureKeys(ctx, st); err != nil {
+		return err
+	}
+	sv := store.Survey{ID: SurveyID, TeamID: TeamID, Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: Start, UpdatedAt: Start}
+	if err := st.CreateSurvey(ctx, sv); err != nil {
+		return err
+	}
+	// Concurrent writers let the store group commits.
+	const workers = 128
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				at := Start.Add(time.Duration(i) * Step)
+				who := "user" + strconv.Itoa(i%100_000)
+				_, _, err := st.PutResponse(ctx, store.ResponseWrite{SurveyID: SurveyID, ID: ResponseID(i), Respondent: who,
+					Data:     survey.Answers{"nps": survey.Number(i % 11), "stars": survey.Number(i%5 + 1), "comments": survey.Text("Fine, thanks")},
+					Metadata: map[string]string{"page": "/home", "plan": "pro"}, At: at})
+				if err != nil {
+					errs <- err
+					return
+				}
+				typ := store.EventView
+				if i%4 == 0 {
+					typ = store.EventDismiss
+				}
+				if err := st.RecordEvent(ctx, store.Event{SurveyID: SurveyID, Respondent: who, Type: typ, At: at}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}

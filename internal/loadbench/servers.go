@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/internal/benchdata"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// loadSurvey receives the load's writes, so the benchmark survey keeps its size across runs.
+const loadSurvey = "loadsurvey0001"
+
+// prepare makes sure the database holds the benchmark survey and the load survey.
+func prepare(db string, rows int) error {
+	ctx := context.Background()
+	st, err := benchdata.Open(ctx, db, rows, func(f string, a ...any) { slog.Info("benchdata: " + sprintf(f, a...)) })
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sv := store.Survey{ID: loadSurvey, TeamID: benchdata.TeamID, Status: store.StatusActive, Definition: demo.Survey(),
+		CreatedAt: benchdata.Start, UpdatedAt: benchdata.Start}
+	if err := st.CreateSurvey(ctx, sv); err != nil && !errors.Is(err, store.ErrConflict) {
+		return err
+	}
+	return nil
+}
+
+// serveSvc serves the real handler over db with the default, durable settings.
+func serveSvc(db string) error {
+	st, err := sqlite.Open(context.Background(), db, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer h.Close(context.Background())
+	return listen(h)
+}
+
+// serveBaseline serves the same routes doing only the JSON work: decode the body, encode the
+// reply, or write a fixed survey body.
+func serveBaseline() error {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, demo.SurveyJSON()); err != nil {
+		return err
+	}
+	surveyBody := append(compact.Bytes(), '\n')
+	reply := func(w http.ResponseWriter, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(append(b, '\n'))
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/svc/{surveyId}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(surveyBody)
+	})
+	mux.HandleFunc("PUT /v1/svc/{surveyId}/response/{responseId}", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Respondent *string            `json:"respondent"`
+			Data       survey.Answers     `json:"data"`
+			Metadata   *map[string]string `json:"metadata"`
+			Telemetry  *string            `json:"telemetry"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		reply(w, struct {
+			ID        string    `json:"id"`
+			CreatedAt time.Time `json:"createdAt"`
+		}{r.PathValue("responseId"), time.Now().UTC()})
+	})
+	mux.HandleFunc("POST /v1/svc/{surveyId}/respondent/{respondent}/event", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Type string `json:"type"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		reply(w, struct {
+			Type       string    `json:"type"`
+			RecordedAt time.Time `json:"recordedAt"`
+		}{body.Type, time.Now().UTC()})
+	})
+	return listen(mux)
+}
