@@ -10,6 +10,7 @@ package handler
 import (
 	"log/slog"
 	"net/http"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -101,11 +102,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if _, pattern := h.mux.Handler(r); pattern == "" {
+	if _, pattern := h.mux.Handler(r); pattern == "" || !isClean(r.URL.Path) {
 		h.mux.ServeHTTP(&jsonFallback{ResponseWriter: w, h: h, r: r}, r)
 		return
 	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// isClean reports whether p is already in the canonical form the mux routes without a
+// redirect.
+func isClean(p string) bool {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
 }
 
 // cors sets the CORS headers of a public endpoint and answers a preflight, reporting whether
@@ -133,8 +144,10 @@ func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// jsonFallback turns the mux's own plain-text error replies (404, 405) into JSON errors,
-// keeping their status and headers such as Allow.
+// jsonFallback turns the mux's own plain-text replies into JSON errors: 404 and 405 keep
+// their status and headers such as Allow; the redirects it makes to clean a path (such as
+// "/response/." or "//v1/...") become 404s naming the canonical path, since an API client
+// should send that path rather than be bounced to it.
 type jsonFallback struct {
 	http.ResponseWriter
 	h       *Handler
@@ -148,7 +161,7 @@ func (f *jsonFallback) WriteHeader(status int) {
 		return
 	}
 	f.wrote = true
-	if status < 400 {
+	if status < 300 {
 		f.ResponseWriter.WriteHeader(status)
 		return
 	}
@@ -157,6 +170,13 @@ func (f *jsonFallback) WriteHeader(status int) {
 	f.Header().Del("X-Content-Type-Options")
 	msg := "no such endpoint: " + f.r.URL.Path
 	code := "not_found"
+	if loc := f.Header().Get("Location"); status < 400 {
+		f.Header().Del("Location")
+		status = http.StatusNotFound
+		if loc != "" {
+			msg += " (the canonical path is " + loc + ")"
+		}
+	}
 	if status == http.StatusMethodNotAllowed {
 		msg = f.r.Method + " is not allowed here; allowed: " + f.Header().Get("Allow")
 		code = "method_not_allowed"

@@ -331,6 +331,13 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 	}
 	rec = e.do(req{method: "POST", path: "/v1/protected/surveys"})
 	wantStatus(t, rec, 405, "method_not_allowed")
+	for _, unclean := range []string{"/v1/svc/" + e.survA.ID + "/response/.", "//v1/svc/" + e.survA.ID, "/v1/svc/x/../" + e.survA.ID} {
+		rec = e.public("GET", unclean, "")
+		wantStatus(t, rec, 404, "not_found")
+		if rec.Header().Get("Location") != "" {
+			t.Errorf("%s: redirects to %s", unclean, rec.Header().Get("Location"))
+		}
+	}
 }
 
 func TestMountedUnderPrefix(t *testing.T) {

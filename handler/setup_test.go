@@ -48,7 +48,7 @@ var t0 = time.Date(2026, 11, 21, 10, 4, 5, 123_000_000, time.UTC)
 // env is a handler over a fresh SQLite store with two teams, A and B, each with keys and an
 // active demo survey.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	store  *sqlite.Store
 	h      http.Handler
 	clock  *clock
@@ -62,12 +62,12 @@ type env struct {
 	keyAID string
 }
 
-func setup(t *testing.T, opts ...func(*handler.Options)) *env {
+func setup(t testing.TB, opts ...func(*handler.Options)) *env {
 	t.Helper()
 	return setupAt(t, filepath.Join(t.TempDir(), "svc.db"), slog.New(slog.DiscardHandler), opts...)
 }
 
-func setupAt(t *testing.T, path string, log *slog.Logger, opts ...func(*handler.Options)) *env {
+func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.Options)) *env {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), path, nil)
 	if err != nil {
@@ -122,6 +122,11 @@ type req struct {
 
 func (e *env) do(r req) *httptest.ResponseRecorder {
 	e.t.Helper()
+	return e.serve(r)
+}
+
+// serve runs one request; unlike do it never touches e.t, so fuzz targets can call it.
+func (e *env) serve(r req) *httptest.ResponseRecorder {
 	var body io.Reader
 	if r.body != "" {
 		body = strings.NewReader(r.body)
@@ -156,7 +161,7 @@ func (e *env) protected(path string) *httptest.ResponseRecorder {
 
 // wantStatus checks a reply's status and, for errors, that its body is the JSON error shape
 // with the given code.
-func wantStatus(t *testing.T, rec *httptest.ResponseRecorder, status int, code string) {
+func wantStatus(t testing.TB, rec *httptest.ResponseRecorder, status int, code string) {
 	t.Helper()
 	if rec.Code != status {
 		t.Fatalf("status = %d, want %d; body: %s", rec.Code, status, rec.Body)
@@ -179,7 +184,7 @@ func wantStatus(t *testing.T, rec *httptest.ResponseRecorder, status int, code s
 	}
 }
 
-func errorMessage(t *testing.T, rec *httptest.ResponseRecorder) string {
+func errorMessage(t testing.TB, rec *httptest.ResponseRecorder) string {
 	t.Helper()
 	var body struct {
 		Error string `json:"error"`
@@ -190,7 +195,7 @@ func errorMessage(t *testing.T, rec *httptest.ResponseRecorder) string {
 	return body.Error
 }
 
-func decode[T any](t *testing.T, rec *httptest.ResponseRecorder) T {
+func decode[T any](t testing.TB, rec *httptest.ResponseRecorder) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
@@ -199,7 +204,7 @@ func decode[T any](t *testing.T, rec *httptest.ResponseRecorder) T {
 	return v
 }
 
-func asAny(t *testing.T, b []byte) any {
+func asAny(t testing.TB, b []byte) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {

@@ -1,0 +1,65 @@
+package handler_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"testing"
+)
+
+// fuzzReply checks a fuzzed request's reply: a status among ok, and a JSON error body for
+// errors. Never a 500.
+func fuzzReply(t *testing.T, e *env, r req, ok ...int) {
+	t.Helper()
+	rec := e.serve(r)
+	for _, c := range ok {
+		if rec.Code == c {
+			if c >= 400 {
+				var body struct{ Error, Code string }
+				if json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Error == "" || body.Code == "" {
+					t.Fatalf("%s %s: error body %q is not a JSON error", r.method, r.path, rec.Body)
+				}
+			}
+			return
+		}
+	}
+	t.Fatalf("%s %s with %q: status %d (%s)", r.method, r.path, r.body, rec.Code, rec.Body)
+}
+
+// FuzzResponsePut sends arbitrary PUT bodies and response ids.
+func FuzzResponsePut(f *testing.F) {
+	f.Add(`{"respondent":"ann","data":{"nps":9},"metadata":{}}`, "rid1")
+	f.Add(`{"respondent":"ann","data":{"bug":{"title":"t","metadata":"m"}},"metadata":{"a":"b"},"telemetry":"x"}`, "123e4567-e89b-12d3-a456-426614174000")
+	f.Add(`{"respondent":"ann","data":{"missing":["Speed","Speed"]},"metadata":{"a":null}}`, "r")
+	e := setup(f)
+	f.Fuzz(func(t *testing.T, body, id string) {
+		r := req{method: "PUT", path: "/v1/svc/" + e.survA.ID + "/response/" + url.PathEscape(id), body: body,
+			headers: map[string]string{"x-svc-pk": e.pkA}}
+		fuzzReply(t, e, r, 200, 400, 404, 409, 413)
+	})
+}
+
+// FuzzCursor sends arbitrary cursors and limits to the response list.
+func FuzzCursor(f *testing.F) {
+	f.Add("eyJ0IjoxNzk1MjU1NDQ1MTIzLCJpIjoiYWJjIn0", "10")
+	f.Add("", "0")
+	f.Add("eyJ0IjotOTIyMzM3MjAzNjg1NDc3NTgwOCwiaSI6IngifQ", "100")
+	e := setup(f)
+	f.Fuzz(func(t *testing.T, cursor, limit string) {
+		q := url.Values{"cursor": {cursor}, "limit": {limit}}
+		fuzzReply(t, e, req{method: "GET", path: "/v1/protected/surveys/" + e.survA.ID + "/responses?" + q.Encode(),
+			headers: map[string]string{"Authorization": "Bearer " + e.skA}}, 200, 400)
+	})
+}
+
+// FuzzTimeRange sends arbitrary timeRange and questionIds values to the score distributions.
+func FuzzTimeRange(f *testing.F) {
+	for _, tr := range []string{"all-time", "last-7-days", "q4-2025", "custom_2026-01-01_2026-03-31", "custom_0000-01-01_9999-12-31", "q1-0000"} {
+		f.Add(tr, "nps")
+	}
+	e := setup(f)
+	f.Fuzz(func(t *testing.T, timeRange, questionIDs string) {
+		q := url.Values{"timeRange": {timeRange}, "questionIds": {questionIDs}}
+		fuzzReply(t, e, req{method: "GET", path: "/v1/protected/surveys/" + e.survA.ID + "/score-distributions?" + q.Encode(),
+			headers: map[string]string{"Authorization": "Bearer " + e.skA}}, 200, 400)
+	})
+}
