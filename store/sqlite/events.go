@@ -70,54 +70,79 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 	return st, nil
 }
 
-// RatingCounts implements store.Store. Whole UTC days inside [from, to) are read from the
-// per-day rollup, whole hours of the partial days at its edges from the per-hour rollup, and
-// only the partial hours at the very edges from individual ratings, so the cost grows with the
-// length of the range in days, not with the number of responses.
+// RatingCounts implements store.Store. The range is first narrowed to the question's first
+// and last rating. When what lies outside it is shorter than the range itself, the counts are
+// the lifetime totals minus the outside (so all-time reads a few rows); otherwise the range is
+// counted directly. Either way whole UTC days come from the per-day rollup, whole hours of the
+// edge days from the per-hour rollup, and only partial hours from individual ratings: the cost
+// grows with days of history at most, never with the number of responses.
 func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
 	out := make(map[string]map[int]int64, len(questionIDs))
 	for _, qid := range questionIDs {
 		counts := make(map[int]int64)
 		out[qid] = counts
-		if err := s.countRange(ctx, counts, surveyID, qid, ms(from), ms(to), 0); err != nil {
+		if err := s.countQuestion(ctx, counts, surveyID, qid, ms(from), ms(to)); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// countRange adds the counts of [lo, hi) using rollup level and finer ones for the edges.
-func (s *Store) countRange(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64, level int) error {
+func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
+	var first, last sql.NullInt64
+	err := s.rdb.QueryRowContext(ctx, `SELECT MIN(created_at), MAX(created_at) FROM ratings WHERE survey_id = ? AND question_id = ?`,
+		surveyID, qid).Scan(&first, &last)
+	if err != nil {
+		return mapErr(err, "rating counts")
+	}
+	if !first.Valid {
+		return nil // no ratings at all
+	}
+	end := last.Int64 + 1 // the data lies in [first, end)
+	lo, hi = max(lo, first.Int64), min(hi, end)
+	if hi <= lo {
+		return nil
+	}
+	if outside := (lo - first.Int64) + (end - hi); outside < hi-lo {
+		if err := s.addCounts(ctx, counts, 1, `SELECT score, n FROM rating_totals WHERE survey_id = ? AND question_id = ?`, surveyID, qid); err != nil {
+			return err
+		}
+		if err := s.countRange(ctx, counts, -1, surveyID, qid, first.Int64, lo, 0); err != nil {
+			return err
+		}
+		return s.countRange(ctx, counts, -1, surveyID, qid, hi, end, 0)
+	}
+	return s.countRange(ctx, counts, 1, surveyID, qid, lo, hi, 0)
+}
+
+// countRange adds sign times the counts of [lo, hi), using rollup level for whole buckets
+// and finer levels for the edges.
+func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64, surveyID, qid string, lo, hi int64, level int) error {
 	if hi <= lo {
 		return nil
 	}
 	if level == len(rollups) {
-		return s.addRaw(ctx, counts, surveyID, qid, lo, hi)
+		return s.addCounts(ctx, counts, sign, `SELECT score, COUNT(*) FROM ratings WHERE survey_id = ? AND question_id = ?
+			AND created_at >= ? AND created_at < ? GROUP BY score`, surveyID, qid, lo, hi)
 	}
 	r := rollups[level]
 	first, end := floorDiv(lo+r.size-1, r.size), floorDiv(hi, r.size) // whole buckets are [first, end)
 	if first >= end {
-		return s.countRange(ctx, counts, surveyID, qid, lo, hi, level+1)
+		return s.countRange(ctx, counts, sign, surveyID, qid, lo, hi, level+1)
 	}
-	if err := s.countRange(ctx, counts, surveyID, qid, lo, first*r.size, level+1); err != nil {
+	if err := s.countRange(ctx, counts, sign, surveyID, qid, lo, first*r.size, level+1); err != nil {
 		return err
 	}
-	if err := s.countRange(ctx, counts, surveyID, qid, end*r.size, hi, level+1); err != nil {
+	if err := s.countRange(ctx, counts, sign, surveyID, qid, end*r.size, hi, level+1); err != nil {
 		return err
 	}
-	return s.addCounts(ctx, counts, `SELECT score, SUM(n) FROM `+r.table+` WHERE survey_id = ? AND question_id = ?
+	return s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+r.table+` WHERE survey_id = ? AND question_id = ?
 		AND `+r.column+` >= ? AND `+r.column+` < ? GROUP BY score`, surveyID, qid, first, end)
 }
 
-func (s *Store) addRaw(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
-	if hi <= lo {
-		return nil
-	}
-	return s.addCounts(ctx, counts, `SELECT score, COUNT(*) FROM ratings WHERE survey_id = ? AND question_id = ?
-		AND created_at >= ? AND created_at < ? GROUP BY score`, surveyID, qid, lo, hi)
-}
-
-func (s *Store) addCounts(ctx context.Context, counts map[int]int64, query string, args ...any) error {
+// addCounts adds sign times the (score, n) rows of query to counts, dropping scores that
+// come to zero.
+func (s *Store) addCounts(ctx context.Context, counts map[int]int64, sign int64, query string, args ...any) error {
 	rows, err := s.rdb.QueryContext(ctx, query, args...)
 	if err != nil {
 		return mapErr(err, "rating counts")
@@ -129,8 +154,9 @@ func (s *Store) addCounts(ctx context.Context, counts map[int]int64, query strin
 		if err := rows.Scan(&score, &n); err != nil {
 			return mapErr(err, "rating counts")
 		}
-		if n != 0 {
-			counts[score] += n
+		counts[score] += sign * n
+		if counts[score] == 0 {
+			delete(counts, score)
 		}
 	}
 	return mapErr(rows.Err(), "rating counts")

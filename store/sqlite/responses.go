@@ -268,8 +268,12 @@ func (s *Store) addRatings(tx *sql.Tx, surveyID, responseID string, sc map[strin
 	return nil
 }
 
-// countRating adds delta to the rollups of a score given at createdAt.
+// countRating adds delta to the lifetime total and the rollups of a score given at createdAt.
 func (s *Store) countRating(tx *sql.Tx, surveyID, qid string, score int, createdAt, delta int64) error {
+	if _, err := s.exec(tx, `INSERT INTO rating_totals (survey_id, question_id, score, n) VALUES (?, ?, ?, ?)
+		ON CONFLICT (survey_id, question_id, score) DO UPDATE SET n = n + excluded.n`, surveyID, qid, score, delta); err != nil {
+		return mapErr(err, "count rating")
+	}
 	for _, r := range rollups {
 		_, err := s.exec(tx, `INSERT INTO `+r.table+` (survey_id, question_id, `+r.column+`, score, n) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (survey_id, question_id, `+r.column+`, score) DO UPDATE SET n = n + excluded.n`,
