@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// buildServer compiles this program once per test run.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// proc is a running server.
+type proc struct {
+	cmd    *exec.Cmd
+	url    string
+	stdout *strings.Builder
+}
+
+func startServer(t *testing.T, bin string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "SVC_ADDR=", "SVC_DB=")
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: cmd, stdout: &strings.Builder{}}
+	sc := bufio.NewScanner(pipe)
+	for sc.Scan() {
+		line := sc.Text()
+		p.stdout.WriteString(line + "\n")
+		if addr, ok := strings.CutPrefix(line, "listening on "); ok {
+			p.url = addr
+			break
+		}
+	}
+	if p.url == "" {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the server did not print its address; stdout:\n%s", p.stdout)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pipe) }()
+	return p
+}
+
+func writeFixture(t *testing.T, hook string) (path, pk, sk, surveyID string) {
+	t.Helper()
+	pk, sk = store.NewKeyPlaintext(store.Publishable), store.NewKeyPlaintext(store.Secret)
+	surveyID = cuid2.NewGenerator().New()
+	def := demo.Survey()
+	f := store.Fixture{Teams: []store.FixtureTeam{{ID: "acme", Name: "Acme", PublishableKeys: []string{pk}, SecretKeys: []string{sk},
+		Surveys: []store.FixtureSurvey{{ID: surveyID, Status: store.StatusActive, Definition: def, WebhookURL: hook}}}}}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "fixture.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, pk, sk, surveyID
+}
+
+// TestCrashKeepsAcknowledgedResponses kills the server with SIGKILL in the middle of a load
+// of PUTs, restarts it on the same file, and finds every response that got a 200 there, each
+// with exactly one webhook delivery.
+func TestCrashKeepsAcknowledgedResponses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer receiver.Close()
+	bin := buildServer(t)
+	db := filepath.Join(t.TempDir(), "svc.db")
+	fixture, pk, sk, surveyID := writeFixture(t, receiver.URL)
+	args := []string{"-db", db, "-seed", fixture, "-allow-private-webhooks"}
+	p := startServer(t, bin, args...)
+
+	pc, err := client.NewPublic(p.url, pk, client.WithRetryPolicy(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		acked []string
+		sent  atomic.Int64
+	)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var wg sync.WaitGroup
+	for w := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ctx.Err() == nil; i++ {
+				id := client.NewResponseID()
+				sent.Add(1)
+				in := &client.ResponseInput{Respondent: fmt.Sprint("w", w, "-", i), Data: survey.Answers{"nps": survey.Number(i % 11)}}
+				if _, err := pc.PutResponse(ctx, surveyID, id, in); err == nil {
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	// Kill once a good number of writes have been acknowledged, while more are in flight.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 500 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.cmd.Wait()
+	stop()
+	wg.Wait()
+	mu.Lock()
+	ackedIDs := append([]string(nil), acked...)
+	mu.Unlock()
+	if len(ackedIDs) == 0 {
+		t.Fatal("no write was acknowledged before the kill")
+	}
+
+	p = startServer(t, bin, args...)
+	defer func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}()
+	c, err := client.New(p.url, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for r, err := range c.Responses(t.Context(), surveyID, &client.ResponseListOptions{ListOptions: client.ListOptions{Limit: 100}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored[r.ID] = true
+	}
+	for _, id := range ackedIDs {
+		if !stored[id] {
+			t.Errorf("response %s got a 200 before the kill but is gone after it", id)
+		}
+	}
+	deliveries := map[string]int{}
+	for d, err := range c.WebhookDeliveries(t.Context(), surveyID, &client.ListOptions{Limit: 100}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		deliveries[d.ResponseID]++
+	}
+	for id := range stored {
+		if deliveries[id] != 1 {
+			t.Errorf("response %s has %d deliveries, want 1", id, deliveries[id])
+		}
+	}
+	if len(deliveries) != len(stored) {
+		t.Errorf("%d responses with deliveries, %d responses", len(deliveries), len(stored))
+	}
+	t.Logf("%d PUTs sent, %d acknowledged before SIGKILL, %d stored after restart", sent.Load(), len(ackedIDs), len(stored))
+}
+
+// TestGracefulShutdown checks the demo start, the printed curl line, and exit status 0 after
+// SIGTERM.
+func TestGracefulShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := buildServer(t)
+	p := startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"))
+	out := p.stdout.String()
+	vars := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if kv, ok := strings.CutPrefix(line, "export "); ok {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+	}
+	if vars["SVC_URL"] != p.url || !strings.HasPrefix(vars["SVC_PK"], "svc_pk_") || !strings.HasPrefix(vars["SVC_SK"], "svc_sk_") || vars["SVC_SURVEY"] == "" {
+		t.Fatalf("demo output lacks the export lines:\n%s", out)
+	}
+	pc, err := client.NewPublic(p.url, vars["SVC_PK"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def, err := pc.GetSurvey(t.Context(), vars["SVC_SURVEY"]); err != nil || len(def.Questions) != 7 {
+		t.Fatalf("demo survey: %v, %v", def, err)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("exit after SIGTERM: %v, want status 0", err)
+	}
+}
