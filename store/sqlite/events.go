@@ -90,7 +90,11 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 
 func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
 	var first, last sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT MIN(created_at), MAX(created_at) FROM ratings WHERE survey_id = ? AND question_id = ?`,
+	// Two subqueries: SQLite answers a lone MIN or MAX from the index end, but scans every
+	// row for both in one query.
+	err := s.rdb.QueryRowContext(ctx, `SELECT
+		(SELECT MIN(created_at) FROM ratings WHERE survey_id = ?1 AND question_id = ?2),
+		(SELECT MAX(created_at) FROM ratings WHERE survey_id = ?1 AND question_id = ?2)`,
 		surveyID, qid).Scan(&first, &last)
 	if err != nil {
 		return mapErr(err, "rating counts")
