@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
+)
+
+func TestClientExamplePrintsRealData(t *testing.T) {
+	ctx := t.Context()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Now().UTC()
+	_ = st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: now})
+	pk, _, _ := store.CreateKey(ctx, st, "acme", store.Publishable, now)
+	sk, _, _ := store.CreateKey(ctx, st, "acme", store.Secret, now)
+	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	if err := st.CreateSurvey(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer h.Close(context.Background())
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	pc, _ := client.NewPublic(srv.URL, pk)
+	for i, score := range []float64{10, 6, 8} {
+		if _, err := pc.PutResponse(ctx, sv.ID, client.NewResponseID(), &client.ResponseInput{Respondent: []string{"ann", "bob", "ann"}[i],
+			Data: survey.Answers{"nps": survey.Number(score)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pc.RecordEvent(ctx, sv.ID, "cat", client.EventView); err != nil {
+		t.Fatal(err)
+	}
+
+	var out strings.Builder
+	if err := run(ctx, &out, srv.URL, sk, sv.ID); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		sv.ID + "  active    How are we doing?",
+		"nps=10", "nps=6", "nps=8", "(3 responses)",
+		"stats: 1 views by 1 people, 0 dismissals, 3 responses from 2 people",
+		"score nps (last 30 days): 3 answers, average 8.00",
+		"score stars (last 30 days): 0 answers, average n/a",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+
+	err = run(ctx, &out, srv.URL, sk, cuid2.NewGenerator().New())
+	if err == nil || !strings.Contains(err.Error(), "no such survey") {
+		t.Errorf("unknown survey: %v", err)
+	}
+	err = run(ctx, &out, srv.URL, store.NewKeyPlaintext(store.Secret), sv.ID)
+	if err == nil || !strings.Contains(err.Error(), "secret key was refused") {
+		t.Errorf("bad key: %v", err)
+	}
+}
