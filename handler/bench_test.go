@@ -37,7 +37,7 @@ func BenchmarkLarge(b *testing.B) {
 	base := "/v1/protected/surveys/" + benchdata.SurveyID
 	for _, bm := range []struct{ name, path string }{
 		{"FirstPage", base + "/responses?limit=100"},
-		{"DeepPage", base + "/responses?limit=100&cursor=" + benchdata.Cursor(rows/10)}, // 90% of the rows in
+		{"DeepPage", base + "/responses?limit=100&cursor=" + benchdata.Cursor(rows/10, rows)}, // 90% of the rows in
 		{"Stats", base + "/stats"},
 		{"ScoreLast30Days", base + "/score-distributions?timeRange=last-30-days"},
 		{"ScoreAllTime", base + "/score-distributions"},

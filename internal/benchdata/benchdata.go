@@ -1,6 +1,6 @@
 // Package benchdata builds the large survey that benchmarks read: one survey with n responses
-// and n events (one of each every 30 s from benchdata.Start), kept in a database file that
-// later runs reuse.
+// and n events spread evenly over the same span of about a year whatever n is (so comparing
+// sizes compares history, not the length of time), kept in a database file later runs reuse.
 package benchdata
 
 import (
@@ -25,8 +25,12 @@ const (
 	TeamID         = "bench"
 	SecretKey      = "svc_sk_benchbenchbenchbenchbenchbenchbench"
 	PublishableKey = "svc_pk_benchbenchbenchbenchbenchbenchbench"
-	Step           = 30 * time.Second
+	// Span is the time the responses cover: 1,000,000 responses 30 s apart.
+	Span = 1_000_000 * 30 * time.Second
 )
+
+// Step is the time between two of n responses.
+func Step(n int) time.Duration { return Span / time.Duration(n) }
 
 // Start is the creation time of the survey and of its first response.
 var Start = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
@@ -34,12 +38,16 @@ var Start = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
 // ResponseID is the id of the i-th response.
 func ResponseID(i int) string { return fmt.Sprintf("r%09d", i) }
 
-// End is the time just after the last of n responses.
-func End(n int) time.Time { return Start.Add(time.Duration(n) * Step) }
+// At is the creation time of response i of n.
+func At(i, n int) time.Time { return Start.Add(time.Duration(i) * Step(n)) }
 
-// Cursor is the page cursor (in the handler's opaque format) that ends a page at response i.
-func Cursor(i int) string {
-	at := Start.Add(time.Duration(i) * Step).UnixMilli()
+// End is the time just after the last of n responses.
+func End(n int) time.Time { return At(n, n) }
+
+// Cursor is the page cursor (in the handler's opaque format) that ends a page at response i
+// of n.
+func Cursor(i, n int) string {
+	at := At(i, n).UnixMilli()
 	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, `{"t":%d,"i":%q}`, at, ResponseID(i)))
 }
 
@@ -53,7 +61,8 @@ func Open(ctx context.Context, path string, n int, logf func(string, ...any)) (*
 	}
 	if statErr == nil {
 		s, err := st.Stats(ctx, SurveyID)
-		if err == nil && s.TotalResponses == int64(n) && s.TotalViews+s.TotalDismissals == int64(n) {
+		last, lerr := st.Response(ctx, SurveyID, ResponseID(n-1))
+		if err == nil && lerr == nil && s.TotalResponses == int64(n) && s.TotalViews+s.TotalDismissals == int64(n) && last.CreatedAt.Equal(At(n-1, n)) {
 			return st, ensureKeys(ctx, st)
 		}
 		st.Close()
@@ -107,7 +116,7 @@ func seed(ctx context.Context, st *sqlite.Store, n int) error {
 		go func() {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
-				at := Start.Add(time.Duration(i) * Step)
+				at := At(i, n)
 				who := "user" + strconv.Itoa(i%100_000)
 				_, _, err := st.PutResponse(ctx, store.ResponseWrite{SurveyID: SurveyID, ID: ResponseID(i), Respondent: who,
 					Data:     survey.Answers{"nps": survey.Number(i % 11), "stars": survey.Number(i%5 + 1), "comments": survey.Text("Fine, thanks")},

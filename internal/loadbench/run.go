@@ -71,7 +71,7 @@ func run(db string, rows, conns int, d time.Duration) error {
 		{"baseline GET", base, req("GET", base.addr+getSurvey, "")},
 		{"GET survey", svcSrv, req("GET", svcSrv.addr+getSurvey, "")},
 		{"GET responses, first page", svcSrv, req("GET", svcSrv.addr+responses, "")},
-		{"GET responses, 90% deep", svcSrv, req("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10), "")},
+		{"GET responses, 90% deep", svcSrv, req("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), "")},
 	}
 	results := map[string]result{}
 	for _, s := range scenarios {
