@@ -43,7 +43,11 @@ func run(db string, rows, conns int, d time.Duration) error {
 			if body == "" {
 				r, err = http.NewRequest(method, u, nil)
 			} else {
-				r, err = http.NewRequest(method, u, strings.NewReader(fmt.Sprintf(body, seq%1000)))
+				b := body
+				if strings.Contains(b, "%d") {
+					b = fmt.Sprintf(body, seq%1000)
+				}
+				r, err = http.NewRequest(method, u, strings.NewReader(b))
 				if err == nil {
 					r.Header.Set("Content-Type", "application/json")
 				}

@@ -12,12 +12,12 @@ import (
 
 // RecordEvent implements store.Store.
 func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
-	var column, total, unique string
+	var column string
 	switch e.Type {
 	case store.EventView:
-		column, total, unique = "last_viewed_at", "views", "unique_viewers"
+		column = "last_viewed_at"
 	case store.EventDismiss:
-		column, total, unique = "last_dismissed_at", "dismissals", "unique_dismissers"
+		column = "last_dismissed_at"
 	default:
 		return fmt.Errorf("record event: %w: type %q is not view or dismiss", store.ErrInvalid, e.Type)
 	}
@@ -38,9 +38,19 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		if err != nil {
 			return err
 		}
-		_, err = s.exec(tx, `UPDATE survey_stats SET `+total+` = `+total+` + 1, `+unique+` = `+unique+` + ? WHERE survey_id = ?`,
-			first, e.SurveyID)
-		return mapErr(err, "count event")
+		unique := int64(0)
+		if first {
+			unique = 1
+		}
+		st := s.op.statsOf(e.SurveyID)
+		if e.Type == store.EventView {
+			st.views++
+			st.uniqueViewers += unique
+		} else {
+			st.dismissals++
+			st.uniqueDismissers += unique
+		}
+		return nil
 	})
 }
 

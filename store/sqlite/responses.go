@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,10 +16,15 @@ const (
 	dayMS  = 24 * hourMS
 )
 
-// PutResponse implements store.Store.
+// PutResponse implements store.Store. The survey's webhook URL and rating questions come
+// from the read cache, in the caller's goroutine, so the writer only runs the writes.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
 	if w.Metadata == nil {
 		w.Metadata = map[string]string{}
+	}
+	sv, err := s.surveyByID(ctx, w.SurveyID)
+	if err != nil {
+		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
 	data, err := json.Marshal(w.Data)
 	if err != nil {
@@ -30,20 +34,23 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response %s: %w", w.ID, err)
 	}
+	sc := scores(w.Data, sv.Questions)
 	at := ms(w.At)
 	var (
 		resp    store.Response
 		created bool
 	)
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		var surveyUpdated int64
-		var hook string
-		err := s.queryRow(tx, `SELECT updated_at, webhook_url FROM surveys WHERE id = ?`, w.SurveyID).Scan(&surveyUpdated, &hook)
+		created = false
+		res, err := s.exec(tx, `INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
+			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at)
 		if err != nil {
-			return mapErr(err, "put response: survey "+w.SurveyID)
+			return mapErr(err, "put response "+w.ID)
 		}
-		ratingIDs, err := s.ratingIDs(tx, w.SurveyID, surveyUpdated)
-		if err != nil {
+		if n, _ := res.RowsAffected(); n == 1 {
+			created = true
+			resp, err = s.createdResponse(tx, w, data, meta, at, sv.WebhookURL, sc)
 			return err
 		}
 		var (
@@ -53,21 +60,15 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		err = s.queryRow(tx, `SELECT respondent, created_at FROM responses WHERE survey_id = ? AND id = ?`,
 			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated)
 		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			created = true
-			resp, err = s.createResponse(tx, w, data, meta, at, hook, ratingIDs)
-			return err
 		case err != nil:
 			return mapErr(err, "put response "+w.ID)
 		case w.Imported:
-			created = false
 			resp, err = readResponse(tx, w.SurveyID, w.ID)
 			return err
 		case oldRespondent != w.Respondent:
 			return fmt.Errorf("put response %s: the id belongs to another respondent's response: %w", w.ID, store.ErrConflict)
 		}
-		created = false
-		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, ratingIDs)
+		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, sc)
 		return err
 	})
 	if err != nil {
@@ -76,22 +77,20 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	return resp, created, nil
 }
 
-func (s *Store) createResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, ratingIDs map[string]bool) (store.Response, error) {
-	_, err := s.exec(tx, `INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at)
-	if err != nil {
-		return store.Response{}, mapErr(err, "create response "+w.ID)
-	}
-	if err := s.addRatings(tx, w.SurveyID, w.ID, scores(w.Data, ratingIDs), at); err != nil {
+// createdResponse records what follows the insert of a new response: its ratings, its
+// respondent's history, the counters, and its webhook delivery.
+func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc map[string]int) (store.Response, error) {
+	if err := s.addRatings(tx, w.SurveyID, w.ID, sc, at); err != nil {
 		return store.Response{}, err
 	}
 	first, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at)
 	if err != nil {
 		return store.Response{}, err
 	}
-	if _, err := s.exec(tx, `UPDATE survey_stats SET responses = responses + 1, unique_responders = unique_responders + ?
-		WHERE survey_id = ?`, first, w.SurveyID); err != nil {
-		return store.Response{}, mapErr(err, "count response")
+	st := s.op.statsOf(w.SurveyID)
+	st.responses++
+	if first {
+		st.uniqueResponders++
 	}
 	if hook != "" && !w.Imported {
 		if _, err := s.exec(tx, `INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
@@ -104,7 +103,7 @@ func (s *Store) createResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 		Telemetry: w.Telemetry, CreatedAt: t, UpdatedAt: t}, nil
 }
 
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, ratingIDs map[string]bool) (store.Response, error) {
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, sc map[string]int) (store.Response, error) {
 	_, err := s.exec(tx, `UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
 	if err != nil {
@@ -113,7 +112,7 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 	if err := s.removeRatings(tx, w.SurveyID, w.ID); err != nil {
 		return store.Response{}, err
 	}
-	if err := s.addRatings(tx, w.SurveyID, w.ID, scores(w.Data, ratingIDs), createdAt); err != nil {
+	if err := s.addRatings(tx, w.SurveyID, w.ID, sc, createdAt); err != nil {
 		return store.Response{}, err
 	}
 	if _, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {
@@ -195,41 +194,15 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	return page, next, nil
 }
 
-// ratingIDs returns the survey's rating question ids, decoding its definition only when it
-// changed since the last call.
-func (s *Store) ratingIDs(tx *sql.Tx, surveyID string, updatedAt int64) (map[string]bool, error) {
-	s.ratingMu.Lock()
-	c, ok := s.ratingQuestions[surveyID]
-	s.ratingMu.Unlock()
-	if ok && c.updatedAt == updatedAt {
-		return c.ids, nil
-	}
-	var raw []byte
-	if err := tx.QueryRow(`SELECT definition FROM surveys WHERE id = ?`, surveyID).Scan(&raw); err != nil {
-		return nil, mapErr(err, "survey "+surveyID)
-	}
-	var def survey.Definition
-	if err := json.Unmarshal(raw, &def); err != nil {
-		return nil, fmt.Errorf("survey %s: stored definition: %w", surveyID, err)
-	}
-	ids := make(map[string]bool)
-	for _, q := range def.Questions {
-		if q.Type() == survey.TypeRating {
-			ids[q.ID] = true
-		}
-	}
-	s.ratingMu.Lock()
-	s.ratingQuestions[surveyID] = ratingSet{updatedAt: updatedAt, ids: ids}
-	s.ratingMu.Unlock()
-	return ids, nil
-}
-
-// scores picks the rating answers out of a response's data.
-func scores(data survey.Answers, ratingIDs map[string]bool) map[string]int {
+// scores picks the answers to rating questions out of a response's data.
+func scores(data survey.Answers, questions []survey.Question) map[string]int {
 	out := make(map[string]int)
-	for id, a := range data {
-		if n, ok := a.(survey.Number); ok && ratingIDs[id] {
-			out[id] = int(n)
+	for i := range questions {
+		if questions[i].Type() != survey.TypeRating {
+			continue
+		}
+		if n, ok := data[questions[i].ID].(survey.Number); ok {
+			out[questions[i].ID] = int(n)
 		}
 	}
 	return out
@@ -261,26 +234,7 @@ func (s *Store) addRatings(tx *sql.Tx, surveyID, responseID string, sc map[strin
 			surveyID, responseID, qid, score, createdAt); err != nil {
 			return mapErr(err, "record rating")
 		}
-		if err := s.countRating(tx, surveyID, qid, score, createdAt, 1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// countRating adds delta to the lifetime total and the rollups of a score given at createdAt.
-func (s *Store) countRating(tx *sql.Tx, surveyID, qid string, score int, createdAt, delta int64) error {
-	if _, err := s.exec(tx, `INSERT INTO rating_totals (survey_id, question_id, score, n) VALUES (?, ?, ?, ?)
-		ON CONFLICT (survey_id, question_id, score) DO UPDATE SET n = n + excluded.n`, surveyID, qid, score, delta); err != nil {
-		return mapErr(err, "count rating")
-	}
-	for _, r := range rollups {
-		_, err := s.exec(tx, `INSERT INTO `+r.table+` (survey_id, question_id, `+r.column+`, score, n) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (survey_id, question_id, `+r.column+`, score) DO UPDATE SET n = n + excluded.n`,
-			surveyID, qid, floorDiv(createdAt, r.size), score, delta)
-		if err != nil {
-			return mapErr(err, "count rating")
-		}
+		s.op.rating(surveyID, qid, score, createdAt, 1)
 	}
 	return nil
 }
@@ -310,26 +264,28 @@ func (s *Store) removeRatings(tx *sql.Tx, surveyID, responseID string) error {
 		return mapErr(err, "remove ratings")
 	}
 	for _, o := range olds {
-		if err := s.countRating(tx, surveyID, o.qid, o.score, o.createdAt, -1); err != nil {
-			return err
-		}
+		s.op.rating(surveyID, o.qid, o.score, o.createdAt, -1)
 	}
 	return nil
 }
 
 // touchRespondent moves one of a respondent's last-interaction times forward to at, and
-// reports whether it was the first interaction of that kind.
+// reports whether it was the first interaction of that kind. A known respondent takes one
+// UPDATE; only a first interaction of the kind needs the upsert.
 func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string, at int64) (bool, error) {
-	var prev sql.NullInt64
-	err := s.queryRow(tx, `SELECT `+column+` FROM respondents WHERE survey_id = ? AND respondent = ?`, surveyID, respondent).Scan(&prev)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	res, err := s.exec(tx, `UPDATE respondents SET `+column+` = MAX(`+column+`, ?)
+		WHERE survey_id = ? AND respondent = ? AND `+column+` IS NOT NULL`, at, surveyID, respondent)
+	if err != nil {
 		return false, mapErr(err, "respondent history")
 	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return false, nil
+	}
 	_, err = s.exec(tx, `INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES (?, ?, ?)
-		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = MAX(COALESCE(`+column+`, excluded.`+column+`), excluded.`+column+`)`,
+		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = excluded.`+column,
 		surveyID, respondent, at)
 	if err != nil {
 		return false, mapErr(err, "respondent history")
 	}
-	return !prev.Valid, nil
+	return true, nil
 }

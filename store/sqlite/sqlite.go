@@ -79,17 +79,9 @@ type Store struct {
 	ids   *cuid2.Generator
 	batch batchStmts // the writer's statements of the current transaction
 	cache *readCache
-
-	ratingMu sync.Mutex
-	// ratingQuestions caches each survey's rating question ids, keyed by survey id and
-	// checked against the survey's updated_at, so a response write need not decode the
-	// definition.
-	ratingQuestions map[string]ratingSet
-}
-
-type ratingSet struct {
-	updatedAt int64
-	ids       map[string]bool
+	// op and pending are the counter changes of the running write and of the batch's
+	// successful writes (see deltas.go); only the writer goroutine touches them.
+	op, pending *deltas
 }
 
 // Open opens (creating if needed) the database at path, applies pending migrations, and starts
@@ -164,14 +156,15 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 
 	s := &Store{
 		wdb: wdb, rdb: rdb,
-		ops:             make(chan *writeOp, o.MaxBatch),
-		closing:         make(chan struct{}),
-		writerDone:      make(chan struct{}),
-		maxBatch:        o.MaxBatch,
-		ids:             cuid2.NewGenerator(),
-		ratingQuestions: make(map[string]ratingSet),
-		batch:           make(batchStmts),
-		cache:           newReadCache(o.CacheTTL),
+		ops:        make(chan *writeOp, o.MaxBatch),
+		closing:    make(chan struct{}),
+		writerDone: make(chan struct{}),
+		maxBatch:   o.MaxBatch,
+		ids:        cuid2.NewGenerator(),
+		batch:      make(batchStmts),
+		cache:      newReadCache(o.CacheTTL),
+		op:         newDeltas(),
+		pending:    newDeltas(),
 	}
 	go s.writer()
 	return s, nil
@@ -311,6 +304,7 @@ func (s *Store) commit(batch []*writeOp) {
 	results := make([]error, len(batch))
 	// The transaction closes its prepared statements when it ends.
 	defer clear(s.batch)
+	s.pending.reset()
 	finish := func(commitErr error) {
 		for i, op := range batch {
 			if results[i] == nil {
@@ -329,8 +323,11 @@ func (s *Store) commit(batch []*writeOp) {
 			results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
 			continue
 		}
+		s.op.reset()
 		results[i] = op.fn(tx)
-		if results[i] != nil {
+		if results[i] == nil {
+			s.pending.merge(s.op)
+		} else {
 			if _, err := tx.ExecContext(ctx, "ROLLBACK TO op"); err != nil {
 				// The transaction is in an unknown state: fail the whole batch.
 				_ = tx.Rollback()
@@ -343,6 +340,14 @@ func (s *Store) commit(batch []*writeOp) {
 			finish(fmt.Errorf("sqlite: release savepoint: %w", err))
 			return
 		}
+	}
+	if err := s.applyDeltas(tx, s.pending); err != nil {
+		_ = tx.Rollback()
+		for i := range results {
+			results[i] = nil // nothing was written
+		}
+		finish(err)
+		return
 	}
 	if err := tx.Commit(); err != nil {
 		for i := range results {

@@ -38,6 +38,11 @@ func openStore(t *testing.T, path string) *sqlite.Store {
 
 func seedSurvey(t *testing.T, s store.Store) store.Survey {
 	t.Helper()
+	return seedSurveyTB(t, s)
+}
+
+func seedSurveyTB(t testing.TB, s store.Store) store.Survey {
+	t.Helper()
 	ctx := t.Context()
 	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
 		t.Fatal(err)

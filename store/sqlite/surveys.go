@@ -88,21 +88,26 @@ func scanSurvey(row interface{ Scan(...any) error }) (store.Survey, error) {
 
 // Survey implements store.Store.
 func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	sv, err := s.surveyByID(ctx, id)
+	if err != nil {
+		return store.Survey{}, err
+	}
+	if sv.TeamID != teamID {
+		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
+	}
+	return sv, nil
+}
+
+// surveyByID returns a survey of any team, from the read cache when it is fresh.
+func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error) {
 	if sv, ok := s.cache.survey(id); ok {
-		if sv.TeamID != teamID {
-			return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
-		}
 		return sv, nil
 	}
-	row := s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ?`, id)
-	sv, err := scanSurvey(row)
+	sv, err := scanSurvey(s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ?`, id))
 	if err != nil {
 		return store.Survey{}, mapErr(err, "survey "+id)
 	}
 	s.cache.putSurvey(sv)
-	if sv.TeamID != teamID {
-		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
-	}
 	return sv, nil
 }
 

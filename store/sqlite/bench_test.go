@@ -1,0 +1,90 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// Store operation benchmarks, benchstat-friendly:
+//
+//	go test ./store/sqlite -run '^$' -bench . -benchmem -count 6 | tee new.txt
+func benchStore(b *testing.B, sync sqlite.Synchronous) (*sqlite.Store, store.Survey) {
+	b.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "svc.db"), &sqlite.Options{Synchronous: sync})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s, seedSurveyTB(b, s)
+}
+
+// BenchmarkPutResponse creates responses from many goroutines at once, as a loaded server does,
+// so writes share group commits; durable (FULL) and NORMAL.
+func BenchmarkPutResponse(b *testing.B) {
+	for _, sync := range []sqlite.Synchronous{sqlite.SynchronousFull, sqlite.SynchronousNormal} {
+		b.Run(string(sync), func(b *testing.B) {
+			s, sv := benchStore(b, sync)
+			var n atomic.Int64
+			b.SetParallelism(32)
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := n.Add(1)
+					_, _, err := s.PutResponse(context.Background(), store.ResponseWrite{SurveyID: sv.ID, ID: "r" + strconv.FormatInt(i, 10),
+						Respondent: "user" + strconv.FormatInt(i%1000, 10), Metadata: map[string]string{"page": "/"},
+						Data: survey.Answers{"nps": survey.Number(i % 11), "stars": survey.Number(i%5 + 1), "comments": survey.Text("fine")},
+						At:   t0.Add(time.Duration(i) * time.Second)})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkRecordEvent records views from many goroutines at once.
+func BenchmarkRecordEvent(b *testing.B) {
+	s, sv := benchStore(b, sqlite.SynchronousFull)
+	var n atomic.Int64
+	b.SetParallelism(32)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := n.Add(1)
+			err := s.RecordEvent(context.Background(), store.Event{SurveyID: sv.ID, Respondent: "user" + strconv.FormatInt(i%1000, 10),
+				Type: store.EventView, At: t0.Add(time.Duration(i) * time.Second)})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkSurveyAndKey reads a survey and looks up a key, as every widget request does.
+func BenchmarkSurveyAndKey(b *testing.B) {
+	s, sv := benchStore(b, sqlite.SynchronousFull)
+	key := store.NewKeyPlaintext(store.Publishable)
+	if err := s.AddKey(context.Background(), store.NewKey("acme", store.Publishable, key, t0), key); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.LookupKey(context.Background(), key); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Survey(context.Background(), "acme", sv.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package sqlite
+
+import (
+	"database/sql"
+	"fmt"
+)
+
+// Counter and rollup changes are not written by each write as it runs: each write records them
+// in the op's deltas, which join the batch's deltas only if the write succeeds, and the batch
+// applies them, merged by key, just before its commit, in the same transaction. A group commit
+// of 64 responses then updates each (question, bucket, score) once instead of 64 times.
+
+// ratingKey is one row of a rating rollup: level is -1 for the lifetime totals, else an index
+// into rollups; bucket is the day or hour (unused for totals).
+type ratingKey struct {
+	survey, question string
+	level            int
+	bucket           int64
+	score            int
+}
+
+// statsDelta is a change to a survey's counters.
+type statsDelta struct {
+	responses, uniqueResponders, views, uniqueViewers, dismissals, uniqueDismissers int64
+}
+
+type deltas struct {
+	ratings map[ratingKey]int64
+	stats   map[string]*statsDelta
+}
+
+func newDeltas() *deltas {
+	return &deltas{ratings: make(map[ratingKey]int64), stats: make(map[string]*statsDelta)}
+}
+
+func (d *deltas) reset() {
+	clear(d.ratings)
+	clear(d.stats)
+}
+
+// rating counts delta scores given at createdAt in the totals and every rollup.
+func (d *deltas) rating(surveyID, qid string, score int, createdAt, delta int64) {
+	d.ratings[ratingKey{surveyID, qid, -1, 0, score}] += delta
+	for i, r := range rollups {
+		d.ratings[ratingKey{surveyID, qid, i, floorDiv(createdAt, r.size), score}] += delta
+	}
+}
+
+func (d *deltas) statsOf(surveyID string) *statsDelta {
+	sd := d.stats[surveyID]
+	if sd == nil {
+		sd = &statsDelta{}
+		d.stats[surveyID] = sd
+	}
+	return sd
+}
+
+// merge adds o into d.
+func (d *deltas) merge(o *deltas) {
+	for k, n := range o.ratings {
+		d.ratings[k] += n
+	}
+	for id, sd := range o.stats {
+		t := d.statsOf(id)
+		t.responses += sd.responses
+		t.uniqueResponders += sd.uniqueResponders
+		t.views += sd.views
+		t.uniqueViewers += sd.uniqueViewers
+		t.dismissals += sd.dismissals
+		t.uniqueDismissers += sd.uniqueDismissers
+	}
+}
+
+// apply writes the deltas in tx.
+func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
+	for k, n := range d.ratings {
+		if n == 0 {
+			continue
+		}
+		var err error
+		if k.level < 0 {
+			_, err = s.exec(tx, `INSERT INTO rating_totals (survey_id, question_id, score, n) VALUES (?, ?, ?, ?)
+				ON CONFLICT (survey_id, question_id, score) DO UPDATE SET n = n + excluded.n`, k.survey, k.question, k.score, n)
+		} else {
+			r := rollups[k.level]
+			_, err = s.exec(tx, `INSERT INTO `+r.table+` (survey_id, question_id, `+r.column+`, score, n) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (survey_id, question_id, `+r.column+`, score) DO UPDATE SET n = n + excluded.n`,
+				k.survey, k.question, k.bucket, k.score, n)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: update rating counts: %w", err)
+		}
+	}
+	for id, sd := range d.stats {
+		if _, err := s.exec(tx, `UPDATE survey_stats SET responses = responses + ?, unique_responders = unique_responders + ?,
+			views = views + ?, unique_viewers = unique_viewers + ?, dismissals = dismissals + ?, unique_dismissers = unique_dismissers + ?
+			WHERE survey_id = ?`, sd.responses, sd.uniqueResponders, sd.views, sd.uniqueViewers, sd.dismissals, sd.uniqueDismissers, id); err != nil {
+			return fmt.Errorf("sqlite: update counters: %w", err)
+		}
+	}
+	return nil
+}
