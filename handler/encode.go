@@ -50,8 +50,28 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 func (t Time) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, len(timeLayout)+2)
 	b = append(b, '"')
-	b = time.Time(t).UTC().AppendFormat(b, timeLayout)
+	b = appendTime(b, time.Time(t))
 	return append(b, '"'), nil
+}
+
+// appendTime appends t in timeLayout. It is what time.AppendFormat does for this one layout,
+// at a fraction of the cost, which matters in pages of a hundred responses.
+func appendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	hour, minute, sec := t.Clock()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, timeLayout)
+	}
+	d2 := func(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+	b = d2(d2(b, year/100), year%100)
+	b = d2(append(b, '-'), int(month))
+	b = d2(append(b, '-'), day)
+	b = d2(append(b, 'T'), hour)
+	b = d2(append(b, ':'), minute)
+	b = d2(append(b, ':'), sec)
+	msec := t.Nanosecond() / 1e6
+	return append(b, '.', byte('0'+msec/100), byte('0'+msec/10%10), byte('0'+msec%10), 'Z')
 }
 
 func timePtr(t *time.Time) *Time {

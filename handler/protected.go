@@ -145,9 +145,9 @@ func responsesPage(responses []store.Response, nextCursor *string, limit int, l 
 		b = append(b, `,"clientMetadata":`...)
 		b = append(b, rawOrEmpty(r.Metadata)...)
 		b = append(b, `,"createdAt":"`...)
-		b = r.CreatedAt.UTC().AppendFormat(b, timeLayout)
+		b = appendTime(b, r.CreatedAt)
 		b = append(b, `","updatedAt":"`...)
-		b = r.UpdatedAt.UTC().AppendFormat(b, timeLayout)
+		b = appendTime(b, r.UpdatedAt)
 		b = append(b, `"}`...)
 	}
 	tail, err := json.Marshal(struct {
@@ -163,10 +163,18 @@ func responsesPage(responses []store.Response, nextCursor *string, limit int, l 
 	return append(b, '\n'), nil
 }
 
-// appendJSONString appends s as a JSON string.
+// appendJSONString appends s as a JSON string. Plain printable ASCII, the usual case for ids
+// and respondents, is copied as it is; anything else goes through encoding/json.
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always encodes
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // parseTimeParam reads an optional RFC 3339 query parameter.

@@ -66,7 +66,8 @@ type Store interface {
 	// same transaction, unless it is imported. An imported write never changes an existing
 	// response.
 	PutResponse(ctx context.Context, w ResponseWrite) (r Response, created bool, err error)
-	// Responses lists a survey's responses, newest first, filtered by q.
+	// Responses lists a survey's responses, newest first, filtered by q. Listed responses
+	// leave Telemetry nil; Response returns it.
 	Responses(ctx context.Context, q ResponseQuery) (page []Response, next *Cursor, err error)
 	// Response returns one response of a survey, or ErrNotFound.
 	Response(ctx context.Context, surveyID, id string) (Response, error)

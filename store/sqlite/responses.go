@@ -152,7 +152,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if q.Limit <= 0 {
 		return nil, nil, fmt.Errorf("list responses: %w: limit must be positive", store.ErrInvalid)
 	}
-	sqlq := `SELECT ` + responseColumns + ` FROM responses WHERE survey_id = ?`
+	sqlq := `SELECT id, respondent, data, metadata, created_at, updated_at FROM responses WHERE survey_id = ?`
 	args := []any{q.SurveyID}
 	if q.Respondent != "" {
 		sqlq += ` AND respondent = ?`
@@ -179,10 +179,14 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	defer rows.Close()
 	page := make([]store.Response, 0, min(q.Limit+1, 101))
 	for rows.Next() {
-		r, err := scanResponse(rows)
-		if err != nil {
+		r := store.Response{SurveyID: q.SurveyID}
+		var data, meta string
+		var created, modified int64
+		if err := rows.Scan(&r.ID, &r.Respondent, &data, &meta, &created, &modified); err != nil {
 			return nil, nil, mapErr(err, "list responses")
 		}
+		r.Data, r.Metadata = json.RawMessage(data), json.RawMessage(meta)
+		r.CreatedAt, r.UpdatedAt = fromMS(created), fromMS(modified)
 		page = append(page, r)
 	}
 	if err := rows.Err(); err != nil {
