@@ -100,12 +100,12 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 
 func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
 	var first, last sql.NullInt64
-	// Two subqueries: SQLite answers a lone MIN or MAX from the index end, but scans every
-	// row for both in one query.
+	// The survey's first and last response bound every question's ratings. Two subqueries:
+	// SQLite answers a lone MIN or MAX from the index end, but scans every row for both in one.
 	err := s.rdb.QueryRowContext(ctx, `SELECT
-		(SELECT MIN(created_at) FROM ratings WHERE survey_id = ?1 AND question_id = ?2),
-		(SELECT MAX(created_at) FROM ratings WHERE survey_id = ?1 AND question_id = ?2)`,
-		surveyID, qid).Scan(&first, &last)
+		(SELECT MIN(created_at) FROM responses WHERE survey_id = ?1),
+		(SELECT MAX(created_at) FROM responses WHERE survey_id = ?1)`,
+		surveyID).Scan(&first, &last)
 	if err != nil {
 		return mapErr(err, "rating counts")
 	}
@@ -136,8 +136,11 @@ func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64
 		return nil
 	}
 	if level == len(rollups) {
-		return s.addCounts(ctx, counts, sign, `SELECT score, COUNT(*) FROM ratings WHERE survey_id = ? AND question_id = ?
-			AND created_at >= ? AND created_at < ? GROUP BY score`, surveyID, qid, lo, hi)
+		// Less than an hour at an edge of the range: read the scores from the responses.
+		path := jsonPath(qid)
+		return s.addCounts(ctx, counts, sign, `SELECT json_extract(data, ?1), COUNT(*) FROM responses
+			WHERE survey_id = ?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'
+			GROUP BY 1`, path, surveyID, lo, hi)
 	}
 	r := rollups[level]
 	first, end := floorDiv(lo+r.size-1, r.size), floorDiv(hi, r.size) // whole buckets are [first, end)
@@ -152,6 +155,20 @@ func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64
 	}
 	return s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+r.table+` WHERE survey_id = ? AND question_id = ?
 		AND `+r.column+` >= ? AND `+r.column+` < ? GROUP BY score`, surveyID, qid, first, end)
+}
+
+// jsonPath is the SQLite JSON path of a top-level member, its name quoted and escaped.
+func jsonPath(key string) string {
+	var b strings.Builder
+	b.WriteString(`$."`)
+	for _, r := range key {
+		if r == '"' || r == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // addCounts adds sign times the (score, n) rows of query to counts, dropping scores that

@@ -56,9 +56,10 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		var (
 			oldRespondent string
 			oldCreated    int64
+			oldData       []byte
 		)
-		err = s.queryRow(tx, `SELECT respondent, created_at FROM responses WHERE survey_id = ? AND id = ?`,
-			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated)
+		err = s.queryRow(tx, `SELECT respondent, created_at, data FROM responses WHERE survey_id = ? AND id = ?`,
+			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData)
 		switch {
 		case err != nil:
 			return mapErr(err, "put response "+w.ID)
@@ -68,7 +69,11 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		case oldRespondent != w.Respondent:
 			return fmt.Errorf("put response %s: the id belongs to another respondent's response: %w", w.ID, store.ErrConflict)
 		}
-		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, sc)
+		var old survey.Answers
+		if err := json.Unmarshal(oldData, &old); err != nil {
+			return fmt.Errorf("put response %s: stored data: %w", w.ID, err)
+		}
+		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, scores(old, sv.Questions), sc)
 		return err
 	})
 	if err != nil {
@@ -80,8 +85,8 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 // createdResponse records what follows the insert of a new response: its ratings, its
 // respondent's history, the counters, and its webhook delivery.
 func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc map[string]int) (store.Response, error) {
-	if err := s.addRatings(tx, w.SurveyID, w.ID, sc, at); err != nil {
-		return store.Response{}, err
+	for qid, score := range sc {
+		s.op.rating(w.SurveyID, qid, score, at, 1)
 	}
 	first, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at)
 	if err != nil {
@@ -103,17 +108,19 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 		Telemetry: w.Telemetry, CreatedAt: t, UpdatedAt: t}, nil
 }
 
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, sc map[string]int) (store.Response, error) {
+// updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
+// the response's creation time) from old to sc.
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, old, sc map[string]int) (store.Response, error) {
 	_, err := s.exec(tx, `UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, mapErr(err, "update response "+w.ID)
 	}
-	if err := s.removeRatings(tx, w.SurveyID, w.ID); err != nil {
-		return store.Response{}, err
+	for qid, score := range old {
+		s.op.rating(w.SurveyID, qid, score, createdAt, -1)
 	}
-	if err := s.addRatings(tx, w.SurveyID, w.ID, sc, createdAt); err != nil {
-		return store.Response{}, err
+	for qid, score := range sc {
+		s.op.rating(w.SurveyID, qid, score, createdAt, 1)
 	}
 	if _, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {
 		return store.Response{}, err
@@ -230,47 +237,6 @@ var rollups = []struct {
 }{
 	{"rating_days", "day", dayMS},
 	{"rating_hours", "hour", hourMS},
-}
-
-func (s *Store) addRatings(tx *sql.Tx, surveyID, responseID string, sc map[string]int, createdAt int64) error {
-	for qid, score := range sc {
-		if _, err := s.exec(tx, `INSERT INTO ratings (survey_id, response_id, question_id, score, created_at) VALUES (?, ?, ?, ?, ?)`,
-			surveyID, responseID, qid, score, createdAt); err != nil {
-			return mapErr(err, "record rating")
-		}
-		s.op.rating(surveyID, qid, score, createdAt, 1)
-	}
-	return nil
-}
-
-func (s *Store) removeRatings(tx *sql.Tx, surveyID, responseID string) error {
-	rows, err := s.stmt(tx, `DELETE FROM ratings WHERE survey_id = ? AND response_id = ? RETURNING question_id, score, created_at`).Query(
-		surveyID, responseID)
-	if err != nil {
-		return mapErr(err, "remove ratings")
-	}
-	type old struct {
-		qid       string
-		score     int
-		createdAt int64
-	}
-	var olds []old
-	for rows.Next() {
-		var o old
-		if err := rows.Scan(&o.qid, &o.score, &o.createdAt); err != nil {
-			rows.Close()
-			return mapErr(err, "remove ratings")
-		}
-		olds = append(olds, o)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return mapErr(err, "remove ratings")
-	}
-	for _, o := range olds {
-		s.op.rating(surveyID, o.qid, o.score, o.createdAt, -1)
-	}
-	return nil
 }
 
 // touchRespondent moves one of a respondent's last-interaction times forward to at, and
