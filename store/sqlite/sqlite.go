@@ -319,7 +319,9 @@ func (s *Store) commit(batch []*writeOp) {
 		return
 	}
 	for i, op := range batch {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT op"); err != nil {
+		// Savepoint statements are prepared once per batch like the rest: unprepared, SQLite
+		// would parse them again for every write.
+		if _, err := s.exec(tx, "SAVEPOINT op"); err != nil {
 			results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
 			continue
 		}
@@ -328,14 +330,14 @@ func (s *Store) commit(batch []*writeOp) {
 		if results[i] == nil {
 			s.pending.merge(s.op)
 		} else {
-			if _, err := tx.ExecContext(ctx, "ROLLBACK TO op"); err != nil {
+			if _, err := s.exec(tx, "ROLLBACK TO op"); err != nil {
 				// The transaction is in an unknown state: fail the whole batch.
 				_ = tx.Rollback()
 				finish(fmt.Errorf("sqlite: rollback to savepoint: %w", err))
 				return
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "RELEASE op"); err != nil {
+		if _, err := s.exec(tx, "RELEASE op"); err != nil {
 			_ = tx.Rollback()
 			finish(fmt.Errorf("sqlite: release savepoint: %w", err))
 			return
