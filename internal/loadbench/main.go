@@ -35,16 +35,18 @@ func main() {
 	rows := flag.Int("rows", 1_000_000, "responses (and events) of the benchmark survey")
 	conns := flag.Int("conns", 64, "concurrent connections")
 	duration := flag.Duration("duration", 10*time.Second, "length of each scenario")
+	sync := flag.String("sync", "FULL", "SQLite synchronous level of the svc server: FULL (durable on power loss) or NORMAL")
+	only := flag.String("only", "", "run only the scenarios whose name contains this text (and their baselines)")
 	flag.Parse()
 	log.SetFlags(0)
 	var err error
 	switch *serve {
 	case "svc":
-		err = serveSvc(*db)
+		err = serveSvc(*db, *sync)
 	case "baseline":
 		err = serveBaseline()
 	case "":
-		err = run(*db, *rows, *conns, *duration)
+		err = run(*db, *rows, *conns, *duration, *sync, *only)
 	default:
 		err = fmt.Errorf("unknown -serve %q", *serve)
 	}

@@ -17,12 +17,12 @@ func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 const putBody = `{"respondent":"user%d","data":{"nps":9,"stars":4,"favourite":"Alerts","missing":["Speed","Docs"],` +
 	`"comments":"The new dashboard is great, but exports are slow"},"metadata":{"page":"/dashboard","plan":"pro","locale":"en-GB"}}`
 
-func run(db string, rows, conns int, d time.Duration) error {
+func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	fmt.Printf("preparing %s (%d responses, %d events)...\n", db, rows, rows)
 	if err := prepare(db, rows); err != nil {
 		return err
 	}
-	svcSrv, err := startChild("-serve", "svc", "-db", db)
+	svcSrv, err := startChild("-serve", "svc", "-db", db, "-sync", sync)
 	if err != nil {
 		return err
 	}
@@ -78,6 +78,19 @@ func run(db string, rows, conns int, d time.Duration) error {
 		{"GET responses, 90% deep", svcSrv, req("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), "")},
 	}
 	results := map[string]result{}
+	if only != "" {
+		var keep []struct {
+			name string
+			srv  *child
+			next func(int64) (*http.Request, error)
+		}
+		for _, s := range scenarios {
+			if strings.Contains(s.name, only) || strings.HasPrefix(s.name, "baseline") {
+				keep = append(keep, s)
+			}
+		}
+		scenarios = keep
+	}
 	for _, s := range scenarios {
 		fmt.Fprintf(os.Stderr, "running %s for %v...\n", s.name, d)
 		results[s.name] = load(client, conns, d, s.next)
@@ -88,8 +101,8 @@ func run(db string, rows, conns int, d time.Duration) error {
 	}
 
 	ratio := func(a, b string) float64 { return results[a].rps() / results[b].rps() }
-	fmt.Printf("\n%d connections, %v per scenario, %d CPUs, %s; svc over SQLite synchronous=FULL, %d responses in the read survey\n\n",
-		conns, d, runtime.NumCPU(), runtime.Version(), rows)
+	fmt.Printf("\n%d connections, %v per scenario, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
+		conns, d, runtime.NumCPU(), runtime.Version(), sync, rows)
 	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|")
 	baselineOf := map[string]string{

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/svc-feedback/svc"
@@ -36,9 +38,21 @@ func prepare(db string, rows int) error {
 	return nil
 }
 
-// serveSvc serves the real handler over db with the default, durable settings.
-func serveSvc(db string) error {
-	st, err := sqlite.Open(context.Background(), db, nil)
+// serveSvc serves the real handler over db at the given synchronous level.
+func serveSvc(db, sync string) error {
+	// SVC_LOADBENCH_CPUPROFILE names a file for a CPU profile of the svc server.
+	if path := os.Getenv("SVC_LOADBENCH_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	st, err := sqlite.Open(context.Background(), db, &sqlite.Options{Synchronous: sqlite.Synchronous(sync)})
 	if err != nil {
 		return err
 	}
