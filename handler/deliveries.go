@@ -40,11 +40,7 @@ func toDeliveryJSON(d store.Delivery) deliveryJSON {
 // handleDeliveriesList serves "GET /v1/protected/surveys/{surveyId}/webhook-deliveries".
 func (h *Handler) handleDeliveriesList(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q := r.URL.Query()
-	limit, err := parseLimit(q)
-	if err != nil {
-		return err
-	}
-	cursor, err := parseCursor(q)
+	limit, cursor, err := parsePage(q)
 	if err != nil {
 		return err
 	}

@@ -181,6 +181,16 @@ func parseLimit(q url.Values) (int, error) {
 	return n, nil
 }
 
+// parsePage reads the limit and cursor of a list request.
+func parsePage(q url.Values) (int, *store.Cursor, error) {
+	limit, err := parseLimit(q)
+	if err != nil {
+		return 0, nil, err
+	}
+	cursor, err := parseCursor(q)
+	return limit, cursor, err
+}
+
 // Cursors are base64url JSON of the last item's creation time (Unix milliseconds) and id.
 type cursorJSON struct {
 	T int64  `json:"t"`

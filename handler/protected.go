@@ -31,11 +31,7 @@ type surveySummary struct {
 // handleSurveysList serves "GET /v1/protected/surveys".
 func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q := r.URL.Query()
-	limit, err := parseLimit(q)
-	if err != nil {
-		return err
-	}
-	cursor, err := parseCursor(q)
+	limit, cursor, err := parsePage(q)
 	if err != nil {
 		return err
 	}
@@ -78,11 +74,7 @@ func (h *Handler) handleProtectedSurveyGet(w http.ResponseWriter, r *http.Reques
 // handleResponsesList serves "GET /v1/protected/surveys/{surveyId}/responses".
 func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q := r.URL.Query()
-	limit, err := parseLimit(q)
-	if err != nil {
-		return err
-	}
-	cursor, err := parseCursor(q)
+	limit, cursor, err := parsePage(q)
 	if err != nil {
 		return err
 	}

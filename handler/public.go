@@ -51,12 +51,17 @@ func truncate(s string) string {
 	return s
 }
 
-func respondentParam(r *http.Request) (string, error) {
+// surveyAndRespondent loads the request's active {surveyId} and checks its {respondent}.
+func (h *Handler) surveyAndRespondent(r *http.Request, teamID string) (store.Survey, string, error) {
+	sv, err := h.surveyFor(r, teamID, isActive)
+	if err != nil {
+		return store.Survey{}, "", err
+	}
 	who := r.PathValue("respondent")
 	if err := store.ValidateRespondent(who); err != nil {
-		return "", badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
+		return store.Survey{}, "", badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
 	}
-	return who, nil
+	return sv, who, nil
 }
 
 // handleSurveyGet serves "GET /v1/svc/{surveyId}": the public view of an active survey, with
@@ -132,11 +137,7 @@ type historyJSON struct {
 
 // handleHistoryGet serves "GET /v1/svc/{surveyId}/respondent/{respondent}".
 func (h *Handler) handleHistoryGet(w http.ResponseWriter, r *http.Request, teamID string) error {
-	sv, err := h.surveyFor(r, teamID, isActive)
-	if err != nil {
-		return err
-	}
-	who, err := respondentParam(r)
+	sv, who, err := h.surveyAndRespondent(r, teamID)
 	if err != nil {
 		return err
 	}
@@ -150,11 +151,7 @@ func (h *Handler) handleHistoryGet(w http.ResponseWriter, r *http.Request, teamI
 
 // handleEventPost serves "POST /v1/svc/{surveyId}/respondent/{respondent}/event".
 func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID string) error {
-	sv, err := h.surveyFor(r, teamID, isActive)
-	if err != nil {
-		return err
-	}
-	who, err := respondentParam(r)
+	sv, who, err := h.surveyAndRespondent(r, teamID)
 	if err != nil {
 		return err
 	}

@@ -9,15 +9,24 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
-// CreateSurvey implements store.Store.
-func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
+// encodeSurvey normalizes and validates a survey as it is saved, and encodes its definition.
+func encodeSurvey(sv *store.Survey) ([]byte, error) {
 	sv.Definition.Normalize()
 	if err := sv.Validate(); err != nil {
-		return fmt.Errorf("create survey: %w", err)
+		return nil, err
 	}
 	def, err := json.Marshal(sv.Definition)
 	if err != nil {
-		return fmt.Errorf("create survey %s: %w", sv.ID, err)
+		return nil, fmt.Errorf("survey %s: %w", sv.ID, err)
+	}
+	return def, nil
+}
+
+// CreateSurvey implements store.Store.
+func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
+	def, err := encodeSurvey(&sv)
+	if err != nil {
+		return fmt.Errorf("create survey: %w", err)
 	}
 	defer s.cache.dropSurvey(sv.ID)
 	return s.write(ctx, func(tx *sql.Tx) error {
@@ -35,13 +44,9 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 
 // UpdateSurvey implements store.Store.
 func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
-	sv.Definition.Normalize()
-	if err := sv.Validate(); err != nil {
-		return fmt.Errorf("update survey: %w", err)
-	}
-	def, err := json.Marshal(sv.Definition)
+	def, err := encodeSurvey(&sv)
 	if err != nil {
-		return fmt.Errorf("update survey %s: %w", sv.ID, err)
+		return fmt.Errorf("update survey: %w", err)
 	}
 	defer s.cache.dropSurvey(sv.ID)
 	// updated_at only moves forward, so it identifies a version of the survey (caches of
