@@ -1,13 +1,13 @@
 module github.com/svc-feedback/svc
 
-go 1.26.0
+go 1.24.0
 
 require github.com/google/go-cmp v0.7.0
 
-require github.com/mattn/go-sqlite3 v1.14.53
-
 require (
-	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
-	golang.org/x/time v0.16.0 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/mattn/go-sqlite3 v1.14.53
+	golang.org/x/time v0.14.0
 )
+
+require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect

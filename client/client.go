@@ -39,6 +39,7 @@ const maxErrorBody = 64 << 10
 type Option func(*config) error
 
 type config struct {
+	basePath     string
 	httpClient   *http.Client
 	userAgent    string
 	retryMax     int
@@ -53,6 +54,18 @@ func WithHTTPClient(c *http.Client) Option {
 			return errors.New("client: nil *http.Client")
 		}
 		cfg.httpClient = c
+		return nil
+	}
+}
+
+// WithBasePath sets the path prefix the handler is mounted under (such as "/feedback"), for
+// base URLs given without it.
+func WithBasePath(p string) Option {
+	return func(cfg *config) error {
+		if p != "" && !strings.HasPrefix(p, "/") {
+			return fmt.Errorf("client: base path %q must start with /", p)
+		}
+		cfg.basePath = strings.TrimRight(p, "/")
 		return nil
 	}
 }
@@ -101,6 +114,7 @@ func newTransport(baseURL string, opts []Option, auth func(http.Header)) (*trans
 			return nil, err
 		}
 	}
+	u.Path += cfg.basePath
 	mk := func(retries int) *retryablehttp.Client {
 		c := retryablehttp.NewClient()
 		c.HTTPClient = cfg.httpClient

@@ -329,6 +329,17 @@ func TestTypedErrors(t *testing.T) {
 	if _, err := client.New("ftp://x", e.sk); err == nil {
 		t.Error("New accepted an ftp base URL")
 	}
+	// The mount prefix given apart from the base URL.
+	withPath, err := client.New(e.srv.URL, e.sk, client.WithBasePath("/feedback/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := withPath.GetSurvey(ctx, e.survey.ID); err != nil {
+		t.Errorf("WithBasePath: %v", err)
+	}
+	if _, err := client.New(e.srv.URL, e.sk, client.WithBasePath("feedback")); err == nil {
+		t.Error("WithBasePath accepted a relative path")
+	}
 }
 
 func TestRetries(t *testing.T) {
