@@ -193,6 +193,7 @@ type Error struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the status, code and message in one line.
 func (e *Error) Error() string {
 	return fmt.Sprintf("svc: %d %s: %s", e.StatusCode, e.Code, e.Message)
 }

@@ -16,6 +16,7 @@ type Error struct {
 	Message string
 }
 
+// Error returns the message sent to the client.
 func (e *Error) Error() string { return e.Message }
 
 // Error codes, the machine word of every error reply.

@@ -160,12 +160,23 @@ type BugReportProperties struct {
 	RedactClasses      []string `json:"redactClasses,omitempty"`
 }
 
-func (RatingProperties) Type() string       { return TypeRating }
+// Type returns the variant's discriminator.
+func (RatingProperties) Type() string { return TypeRating }
+
+// Type returns the variant's discriminator.
 func (SingleSelectProperties) Type() string { return TypeSingleSelect }
-func (MultiSelectProperties) Type() string  { return TypeMultiSelect }
-func (OpenEndedProperties) Type() string    { return TypeOpenEnded }
-func (StatementProperties) Type() string    { return TypeStatement }
-func (BugReportProperties) Type() string    { return TypeBugReport }
+
+// Type returns the variant's discriminator.
+func (MultiSelectProperties) Type() string { return TypeMultiSelect }
+
+// Type returns the variant's discriminator.
+func (OpenEndedProperties) Type() string { return TypeOpenEnded }
+
+// Type returns the variant's discriminator.
+func (StatementProperties) Type() string { return TypeStatement }
+
+// Type returns the variant's discriminator.
+func (BugReportProperties) Type() string { return TypeBugReport }
 
 func (RatingProperties) isProperties()       {}
 func (SingleSelectProperties) isProperties() {}
