@@ -111,9 +111,10 @@ func TestCrashKeepsAcknowledgedResponses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var (
-		mu    sync.Mutex
-		acked []string
-		sent  atomic.Int64
+		mu     sync.Mutex
+		acked  []string
+		sent   atomic.Int64
+		enough = make(chan struct{}) // closed at the 500th acknowledgement
 	)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -129,21 +130,19 @@ func TestCrashKeepsAcknowledgedResponses(t *testing.T) {
 				if _, err := pc.PutResponse(ctx, surveyID, id, in); err == nil {
 					mu.Lock()
 					acked = append(acked, id)
+					if len(acked) == 500 {
+						close(enough)
+					}
 					mu.Unlock()
 				}
 			}
 		}()
 	}
 	// Kill once a good number of writes have been acknowledged, while more are in flight.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 500 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-enough:
+	case <-time.After(60 * time.Second):
+		t.Error("fewer than 500 writes acknowledged in 60 s; killing anyway")
 	}
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

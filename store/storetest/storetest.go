@@ -318,6 +318,18 @@ func testResponseCreateUpdate(t *testing.T, s store.Store) {
 		t.Errorf("stored metadata = %s, want the replaced map", page[0].Metadata)
 	}
 
+	got, err := s.Response(ctx, sv.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != id || got.Respondent != "ann@example.com" || string(got.Data) != string(page[0].Data) || !got.UpdatedAt.Equal(t0.Add(time.Minute)) {
+		t.Errorf("Response = %+v, want the updated response", got)
+	}
+	_, err = s.Response(ctx, sv.ID, ids.New())
+	wantErr(t, "Response(unknown)", err, store.ErrNotFound)
+	_, err = s.Response(ctx, other.ID, id)
+	wantErr(t, "Response in another survey", err, store.ErrNotFound)
+
 	conflict := w
 	conflict.Respondent = "bob@example.com"
 	_, _, err = s.PutResponse(ctx, conflict)
