@@ -123,6 +123,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	w.Set("_journal_mode", "WAL")
 	w.Set("_synchronous", string(o.Synchronous))
 	w.Set("_txlock", "immediate")
+	// Random response ids insert all over the primary-key index: a writer cache of 32 MiB
+	// (SQLite's default is about 2 MiB) keeps its pages in memory.
+	w.Set("_cache_size", "-32768")
 	wdb, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+w.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
