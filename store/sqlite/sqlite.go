@@ -64,6 +64,9 @@ type Options struct {
 type Store struct {
 	wdb *sql.DB // one connection, used only by the writer goroutine
 	rdb *sql.DB // read-only pool
+	cdb *sql.DB // one connection, used only by the checkpointer goroutine
+
+	checkpointDone chan struct{}
 
 	ops        chan *writeOp
 	closing    chan struct{}
@@ -138,6 +141,19 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
+	// The writer never checkpoints: an automatic checkpoint would copy WAL pages into the
+	// database and fsync it inside a commit, stalling every write waiting behind it. The
+	// checkpointer goroutine does it on a connection of its own instead.
+	if _, err := wdb.ExecContext(ctx, "PRAGMA wal_autocheckpoint = 0"); err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	cdb, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+common.Encode())
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("sqlite: open %s for checkpoints: %w", path, err)
+	}
+	cdb.SetMaxOpenConns(1)
 
 	r := url.Values{}
 	for k, v := range common {
@@ -147,6 +163,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	rdb, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+r.Encode())
 	if err != nil {
 		wdb.Close()
+		cdb.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	rdb.SetMaxOpenConns(o.ReadConns)
@@ -154,11 +171,12 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if err := rdb.PingContext(ctx); err != nil {
 		wdb.Close()
 		rdb.Close()
+		cdb.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 
 	s := &Store{
-		wdb: wdb, rdb: rdb,
+		wdb: wdb, rdb: rdb, cdb: cdb, checkpointDone: make(chan struct{}),
 		ops:        make(chan *writeOp, o.MaxBatch),
 		closing:    make(chan struct{}),
 		writerDone: make(chan struct{}),
@@ -170,6 +188,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		pending:    newDeltas(),
 	}
 	go s.writer()
+	go s.checkpointer()
 	return s, nil
 }
 
@@ -187,7 +206,10 @@ func (s *Store) Close() error {
 		s.sendMu.Unlock()
 		close(s.closing)
 		<-s.writerDone
-		err = errors.Join(s.wdb.Close(), s.rdb.Close())
+		<-s.checkpointDone
+		// Fold the WAL into the database so the file stands alone after Close.
+		_, cerr := s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		err = errors.Join(cerr, s.wdb.Close(), s.rdb.Close(), s.cdb.Close())
 	})
 	return err
 }
@@ -240,6 +262,25 @@ func applyMigration(ctx context.Context, db *sql.DB, name string, version int) e
 		return err
 	}
 	return tx.Commit()
+}
+
+// checkpointInterval is how often the checkpointer copies the WAL into the database.
+const checkpointInterval = 500 * time.Millisecond
+
+// checkpointer runs passive checkpoints beside the writer (they never block it) until Close.
+func (s *Store) checkpointer() {
+	defer close(s.checkpointDone)
+	t := time.NewTicker(checkpointInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.closing:
+			return
+		case <-t.C:
+			// A failed checkpoint is retried at the next tick; the WAL only grows meanwhile.
+			_, _ = s.cdb.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+		}
+	}
 }
 
 // writeOp is one caller's write, run by the writer inside a savepoint.
