@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -97,6 +98,21 @@ func New(s store.Store, opts Options) *Handler {
 // ServeHTTP answers CORS for the public endpoints, then routes the request. Requests that match
 // no route get the mux's 404 or 405 (with Allow) as a JSON error.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			// A bug, not the client's fault: log it with its stack and answer a JSON 500
+			// rather than dropping the connection.
+			h.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path,
+				"panic", v, "stack", string(debug.Stack()))
+			h.writeJSON(w, http.StatusInternalServerError, struct {
+				Error string `json:"error"`
+				Code  string `json:"code"`
+			}{"internal error", CodeInternal})
+		}
+	}()
 	if strings.HasPrefix(r.URL.Path, "/v1/svc/") {
 		if h.cors(w, r) {
 			return

@@ -370,7 +370,7 @@ func (s *Store) commit(batch []*writeOp) {
 			continue
 		}
 		s.op.reset()
-		results[i] = op.fn(tx)
+		results[i] = runOp(op.fn, tx)
 		if results[i] == nil {
 			s.pending.merge(s.op)
 		} else {
@@ -403,6 +403,17 @@ func (s *Store) commit(batch []*writeOp) {
 		return
 	}
 	finish(nil)
+}
+
+// runOp runs one write, turning a panic into that write's error: a panic must not end the
+// writer goroutine, or every later write would wait forever.
+func runOp(fn func(*sql.Tx) error, tx *sql.Tx) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("sqlite: write panicked: %v", v)
+		}
+	}()
+	return fn(tx)
 }
 
 // mapErr turns SQLite constraint errors into the store's sentinels, by extended code.

@@ -1,0 +1,33 @@
+package handler_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/svc-feedback/svc/handler"
+	"github.com/svc-feedback/svc/store"
+)
+
+// panickingStore is a Store whose Stats panics, standing in for a bug.
+type panickingStore struct{ store.Store }
+
+func (panickingStore) Stats(context.Context, string) (store.Stats, error) { panic("bug in Stats") }
+
+func TestPanicBecomesJSON500(t *testing.T) {
+	e := setup(t)
+	var logs bytes.Buffer
+	e.h = handler.New(panickingStore{e.store}, handler.Options{Now: e.clock.Now, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/stats")
+	wantStatus(t, rec, 500, "internal")
+	if strings.Contains(rec.Body.String(), "bug in Stats") {
+		t.Errorf("the 500 shows internal detail: %s", rec.Body)
+	}
+	if !strings.Contains(logs.String(), "bug in Stats") {
+		t.Errorf("the panic was not logged: %s", logs.String())
+	}
+	// The handler keeps serving.
+	wantStatus(t, e.protected("/v1/protected/surveys"), 200, "")
+}
