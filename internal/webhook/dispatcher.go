@@ -207,7 +207,7 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed}
 	target, body, secrets, err := d.prepare(ctx, del)
 	if err == nil {
-		res.Attempts, res.LastStatus, err = d.send(ctx, target, del.ID, body, secrets)
+		res.Attempts, res.LastStatus, err = d.sendRecovered(ctx, target, del.ID, body, secrets)
 		if err == nil && res.LastStatus >= 200 && res.LastStatus < 300 {
 			res.State = store.DeliverySucceeded
 		} else if err == nil {
@@ -319,6 +319,18 @@ func Payload(sv store.Survey, team store.Team, resp store.Response, at time.Time
 		}},
 	}
 	return json.Marshal(e)
+}
+
+// sendRecovered is send, with a panic (a bug) turned into the delivery's error: in a background
+// goroutine it would otherwise end the whole process.
+func (d *Dispatcher) sendRecovered(ctx context.Context, target, deliveryID string, body []byte, secrets []string) (attempts, status int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			d.log.Error("webhook: panic while sending", "delivery", deliveryID, "panic", v)
+			err = fmt.Errorf("internal error while sending: %v", v)
+		}
+	}()
+	return d.send(ctx, target, deliveryID, body, secrets)
 }
 
 // send POSTs body with retries and returns the attempts made and the final status.
