@@ -146,3 +146,21 @@ func RotateWebhookSecret(ctx context.Context, s Store, teamID, surveyID, newSecr
 	}
 	return nil
 }
+
+// SetSurveyStatus changes a survey's status (any status can become any other; StatusDeleted is
+// a soft delete that hides the survey from every endpoint). It returns ErrNotFound for a survey
+// the team does not hold and ErrInvalid for an unknown status.
+func SetSurveyStatus(ctx context.Context, s Store, teamID, surveyID string, status Status, now time.Time) error {
+	if !status.Valid() {
+		return fmt.Errorf("set survey status: %w", invalid("status %q is not active, inactive or deleted", status))
+	}
+	sv, err := s.Survey(ctx, teamID, surveyID)
+	if err != nil {
+		return fmt.Errorf("set survey status: %w", err)
+	}
+	sv.Status, sv.UpdatedAt = status, now
+	if err := s.UpdateSurvey(ctx, sv); err != nil {
+		return fmt.Errorf("set survey status: %w", err)
+	}
+	return nil
+}

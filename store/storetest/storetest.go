@@ -188,6 +188,17 @@ func testSurveys(t *testing.T, s store.Store) {
 	}
 	upd.TeamID = "b"
 	wantErr(t, "UpdateSurvey by another team", s.UpdateSurvey(ctx, upd), store.ErrNotFound)
+
+	for _, status := range []store.Status{store.StatusDeleted, store.StatusActive, store.StatusInactive} {
+		if err := store.SetSurveyStatus(ctx, s, "a", sv.ID, status, t0.Add(2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Survey(ctx, "a", sv.ID); err != nil || got.Status != status || got.Title != "Renamed" {
+			t.Errorf("after SetSurveyStatus(%s): %+v, %v", status, got.Status, err)
+		}
+	}
+	wantErr(t, "SetSurveyStatus unknown status", store.SetSurveyStatus(ctx, s, "a", sv.ID, "archived", t0), store.ErrInvalid)
+	wantErr(t, "SetSurveyStatus by another team", store.SetSurveyStatus(ctx, s, "b", sv.ID, store.StatusDeleted, t0), store.ErrNotFound)
 }
 
 func testSurveyList(t *testing.T, s store.Store) {
