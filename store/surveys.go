@@ -1,0 +1,41 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// RotateWebhookSecret gives a survey a new webhook secret while deliveries keep being signed
+// with the old one too until now+overlap, so receivers can switch secrets without refusing a
+// delivery.
+func RotateWebhookSecret(ctx context.Context, s Store, teamID, surveyID, newSecret string, overlap time.Duration, now time.Time) error {
+	sv, err := s.Survey(ctx, teamID, surveyID)
+	if err != nil {
+		return fmt.Errorf("rotate webhook secret: %w", err)
+	}
+	sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(overlap)
+	sv.WebhookSecret, sv.UpdatedAt = newSecret, now
+	if err := s.UpdateSurvey(ctx, sv); err != nil {
+		return fmt.Errorf("rotate webhook secret: %w", err)
+	}
+	return nil
+}
+
+// SetSurveyStatus changes a survey's status (any status can become any other; StatusDeleted is
+// a soft delete that hides the survey from every endpoint). It returns ErrNotFound for a survey
+// the team does not hold and ErrInvalid for an unknown status.
+func SetSurveyStatus(ctx context.Context, s Store, teamID, surveyID string, status Status, now time.Time) error {
+	if !status.Valid() {
+		return fmt.Errorf("set survey status: %w", invalid("status %q is not active, inactive or deleted", status))
+	}
+	sv, err := s.Survey(ctx, teamID, surveyID)
+	if err != nil {
+		return fmt.Errorf("set survey status: %w", err)
+	}
+	sv.Status, sv.UpdatedAt = status, now
+	if err := s.UpdateSurvey(ctx, sv); err != nil {
+		return fmt.Errorf("set survey status: %w", err)
+	}
+	return nil
+}
