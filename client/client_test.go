@@ -381,6 +381,19 @@ func TestRetries(t *testing.T) {
 	if _, err := c.GetStats(ctx, e.survey.ID); err != nil {
 		t.Errorf("after a 429 with Retry-After: %v", err)
 	}
+	// Without retries, a 429 reaches the caller with its Retry-After.
+	noRetry, err := client.New(e.base, e.sk, client.WithRetryPolicy(0, 0, 0), client.WithHTTPClient(&http.Client{Timeout: 5 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.inject("GET", 1, 429)
+	_, err = noRetry.GetStats(ctx, e.survey.ID)
+	if !client.IsRateLimited(err) || !errors.As(err, &apiErr) || apiErr.RetryAfter != 0 {
+		t.Errorf("429 without retries: %v (RetryAfter %v), want IsRateLimited with the server's Retry-After of 0", err, apiErr.RetryAfter)
+	}
+	if _, err := client.New(e.base, e.sk, client.WithHTTPClient(nil)); err == nil {
+		t.Error("WithHTTPClient(nil) was accepted")
+	}
 
 }
 

@@ -53,17 +53,6 @@ func (k KeyKind) Prefix() string {
 	return PublishablePrefix
 }
 
-// KindOf tells a key's kind from its prefix.
-func KindOf(plaintext string) (KeyKind, bool) {
-	switch {
-	case strings.HasPrefix(plaintext, PublishablePrefix):
-		return Publishable, true
-	case strings.HasPrefix(plaintext, SecretPrefix):
-		return Secret, true
-	}
-	return "", false
-}
-
 // HashKey returns the SHA-256 hash under which a key is stored. Keys carry over 190 bits of
 // entropy, so a fast unsalted hash is enough: nobody can search that space.
 func HashKey(plaintext string) []byte {

@@ -228,8 +228,6 @@ func floorDiv(at, size int64) int64 {
 	return d
 }
 
-func day(at int64) int64 { return floorDiv(at, dayMS) }
-
 // rollups are the per-bucket rating count tables, largest bucket first.
 var rollups = []struct {
 	table, column string

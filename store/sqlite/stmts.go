@@ -37,13 +37,6 @@ func (t *txStmt) Exec(args ...any) (sql.Result, error) {
 	return t.st.Exec(args...)
 }
 
-func (t *txStmt) Query(args ...any) (*sql.Rows, error) {
-	if t.st == nil {
-		return t.tx.Query(t.query, args...)
-	}
-	return t.st.Query(args...)
-}
-
 func (t *txStmt) QueryRow(args ...any) *sql.Row {
 	if t.st == nil {
 		return t.tx.QueryRow(t.query, args...)

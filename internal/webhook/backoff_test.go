@@ -1,0 +1,60 @@
+package webhook
+
+import (
+	"net/http"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+func TestBackoff(t *testing.T) {
+	resp := func(retryAfter string) *http.Response {
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {retryAfter}}}
+	}
+	tests := []struct {
+		name     string
+		attempt  int
+		resp     *http.Response
+		min, max time.Duration
+	}{
+		{"first retry about 1 s", 0, nil, 750 * time.Millisecond, 1250 * time.Millisecond},
+		{"second about 2 s", 1, nil, 1500 * time.Millisecond, 2500 * time.Millisecond},
+		{"third about 4 s", 2, nil, 3 * time.Second, 5 * time.Second},
+		{"Retry-After seconds", 0, resp("7"), 7 * time.Second, 7 * time.Second},
+		{"Retry-After capped", 0, resp("3600"), 60 * time.Second, 60 * time.Second},
+		{"Retry-After as a date", 0, resp(time.Now().Add(20 * time.Second).UTC().Format(http.TimeFormat)), 18 * time.Second, 20 * time.Second},
+		{"Retry-After in the past", 0, resp("Mon, 02 Jan 2006 15:04:05 GMT"), 0, 0},
+		{"unreadable Retry-After falls back", 0, resp("soon"), 750 * time.Millisecond, 1250 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		for range 50 { // the jitter is random: every draw must stay in bounds
+			got := backoff(time.Second, 60*time.Second, tt.attempt, tt.resp)
+			if got < tt.min || got > tt.max {
+				t.Errorf("%s: backoff = %v, want within [%v, %v]", tt.name, got, tt.min, tt.max)
+				break
+			}
+		}
+	}
+}
+
+func TestForbiddenAddresses(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1": true, "10.1.2.3": true, "172.16.0.1": true, "192.168.1.1": true, "169.254.169.254": true,
+		"100.64.0.1": true, "0.0.0.0": true, "0.1.2.3": true, "224.0.0.1": true, "::1": true, "fe80::1": true,
+		"fc00::1": true, "::ffff:127.0.0.1": true, "::": true,
+		"93.184.216.34": false, "2606:2800:220:1:248:1893:25c8:1946": false, "8.8.8.8": false,
+	} {
+		if got := forbidden(mustAddr(t, addr)); got != want {
+			t.Errorf("forbidden(%s) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+func mustAddr(t *testing.T, s string) netip.Addr {
+	t.Helper()
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
