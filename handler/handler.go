@@ -107,10 +107,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// rather than dropping the connection.
 			h.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path,
 				"panic", v, "stack", string(debug.Stack()))
-			h.writeJSON(w, http.StatusInternalServerError, struct {
-				Error string `json:"error"`
-				Code  string `json:"code"`
-			}{"internal error", CodeInternal})
+			h.writeError(w, r, &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error"})
 		}
 	}()
 	if strings.HasPrefix(r.URL.Path, "/v1/svc/") {

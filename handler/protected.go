@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -204,4 +205,12 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 		Data statsJSON `json:"data"`
 	}{statsJSON(st)})
 	return nil
+}
+
+// rawOrEmpty returns stored JSON, or an empty object for a missing value.
+func rawOrEmpty(b json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
 }

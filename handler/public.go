@@ -1,7 +1,6 @@
 package handler
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -235,12 +234,4 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 		CreatedAt Time   `json:"createdAt"`
 	}{resp.ID, Time(resp.CreatedAt)})
 	return nil
-}
-
-// rawOrEmpty returns stored JSON, or an empty object for a missing value.
-func rawOrEmpty(b json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return json.RawMessage("{}")
-	}
-	return b
 }

@@ -121,7 +121,7 @@ func importKey(ctx context.Context, s Store, teamID string, kind KeyKind, plaint
 	if lerr == nil && k.TeamID == teamID && k.Kind == kind {
 		return nil // imported before
 	}
-	return fmt.Errorf("a %s key ending %q is already held by another team or was revoked: %w", kind, NewKey("", kind, plaintext, now).Hint, ErrConflict)
+	return fmt.Errorf("a %s key ending %q is already held by another team or was revoked: %w", kind, keyHint(plaintext), ErrConflict)
 }
 
 func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey, now time.Time) error {

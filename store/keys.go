@@ -109,11 +109,15 @@ func CreateKey(ctx context.Context, s Store, teamID string, kind KeyKind, at tim
 
 // NewKey describes the key plaintext for AddKey, with a fresh id.
 func NewKey(teamID string, kind KeyKind, plaintext string, at time.Time) Key {
-	hint := plaintext
-	if len(hint) > 4 {
-		hint = hint[len(hint)-4:]
+	return Key{ID: "key_" + cuid2.NewGenerator().New(), TeamID: teamID, Kind: kind, Hint: keyHint(plaintext), CreatedAt: at}
+}
+
+// keyHint is the part of a key kept to tell keys apart: its last four characters.
+func keyHint(plaintext string) string {
+	if len(plaintext) > 4 {
+		return plaintext[len(plaintext)-4:]
 	}
-	return Key{ID: "key_" + cuid2.NewGenerator().New(), TeamID: teamID, Kind: kind, Hint: hint, CreatedAt: at}
+	return plaintext
 }
 
 func invalid(format string, args ...any) error {

@@ -71,7 +71,7 @@ func (d *deltas) merge(o *deltas) {
 	}
 }
 
-// apply writes the deltas in tx.
+// applyDeltas writes the deltas in tx.
 func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
 	for k, n := range d.ratings {
 		if n == 0 {
