@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -136,11 +137,49 @@ func peakRSS(pid int) (int64, error) {
 	return 0, errors.New("no VmHWM")
 }
 
+// cpuTime reads the CPU time (user and system) a process has used so far, from /proc.
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces; the fields after it are numbers.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, errors.New("malformed /proc stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat")
+	}
+	var ticks int64
+	for _, s := range f[11:13] { // utime and stime, fields 14 and 15
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	// Linux reports these in USER_HZ, 100 per second on every platform Go supports.
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}
+
 // result is one scenario's measurement.
 type result struct {
 	requests, errors int64
 	elapsed          time.Duration
 	latencies        []time.Duration
+	// cpu is the CPU time the server process used during the scenario.
+	cpu time.Duration
+}
+
+// cpuPerRequest is the server's CPU time per request: unlike requests/s, it hardly depends on
+// how much of the shared machine the load generator and other tenants take.
+func (r result) cpuPerRequest() time.Duration {
+	if r.requests == 0 {
+		return 0
+	}
+	return r.cpu / time.Duration(r.requests)
 }
 
 func (r result) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }

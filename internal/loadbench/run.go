@@ -93,7 +93,17 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	}
 	for _, s := range scenarios {
 		fmt.Fprintf(os.Stderr, "running %s for %v...\n", s.name, d)
-		results[s.name] = load(client, conns, d, s.next)
+		before, err := cpuTime(s.srv.cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
+		r := load(client, conns, d, s.next)
+		after, err := cpuTime(s.srv.cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
+		r.cpu = after - before
+		results[s.name] = r
 	}
 	peak, err := peakRSS(svcSrv.cmd.Process.Pid)
 	if err != nil {
@@ -103,19 +113,21 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	ratio := func(a, b string) float64 { return results[a].rps() / results[b].rps() }
 	fmt.Printf("\n%d connections, %v per scenario, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
 		conns, d, runtime.NumCPU(), runtime.Version(), sync, rows)
-	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline | server CPU/request | vs baseline |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	baselineOf := map[string]string{
 		"PUT response (new ids)": "baseline PUT", "POST event": "baseline POST", "GET survey": "baseline GET",
 		"GET responses, first page": "baseline GET", "GET responses, 90% deep": "baseline GET",
 	}
 	for _, s := range scenarios {
 		r := results[s.name]
-		vs := ""
+		vs, cpuVs := "", ""
 		if b, ok := baselineOf[s.name]; ok {
 			vs = fmt.Sprintf("%.2fx", ratio(s.name, b))
+			cpuVs = fmt.Sprintf("%.1fx", r.cpuPerRequest().Seconds()/results[b].cpuPerRequest().Seconds())
 		}
-		fmt.Printf("| %s | %.0f | %v | %v | %d | %s |\n", s.name, r.rps(), r.pct(0.50).Round(10*time.Microsecond), r.pct(0.99).Round(10*time.Microsecond), r.errors, vs)
+		fmt.Printf("| %s | %.0f | %v | %v | %d | %s | %v | %s |\n", s.name, r.rps(), r.pct(0.50).Round(10*time.Microsecond),
+			r.pct(0.99).Round(10*time.Microsecond), r.errors, vs, r.cpuPerRequest().Round(time.Microsecond), cpuVs)
 	}
 	deep := results["GET responses, 90% deep"].pct(0.5).Seconds() / results["GET responses, first page"].pct(0.5).Seconds()
 	check := func(ok bool) string {
