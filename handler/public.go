@@ -178,7 +178,7 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 // responseBody is the body of a response PUT (contract 4.4).
 type responseBody struct {
 	Respondent *string             `json:"respondent"`
-	Data       survey.Answers      `json:"data"`
+	Data       map[string]any      `json:"data"`     // plain values: one pass fewer than survey.Answers
 	Metadata   *map[string]*string `json:"metadata"` // pointers tell null from ""
 	Telemetry  *string             `json:"telemetry"`
 }
@@ -207,6 +207,10 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	case body.Metadata == nil:
 		return badRequest("metadata is required: an object of strings (it may be empty)")
 	}
+	answers, err := survey.AnswersFromValues(body.Data)
+	if err != nil {
+		return badRequest(err.Error())
+	}
 	meta := make(map[string]string, len(*body.Metadata))
 	for k, v := range *body.Metadata {
 		if v == nil {
@@ -214,12 +218,12 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 		}
 		meta[k] = *v
 	}
-	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: body.Data,
+	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: answers,
 		Metadata: meta, Telemetry: body.Telemetry, At: h.now().UTC()}
 	if err := write.Validate(); err != nil {
 		return err
 	}
-	if err := sv.Definition.ValidateAnswers(body.Data); err != nil {
+	if err := sv.Definition.ValidateAnswers(answers); err != nil {
 		return err
 	}
 	resp, created, err := h.store.PutResponse(r.Context(), write)

@@ -48,77 +48,118 @@ func (c Choices) MarshalJSON() ([]byte, error) {
 // Answers maps question ids to answers: the data of a response.
 type Answers map[string]Answer
 
-// UnmarshalJSON decodes each answer by its JSON shape.
+// UnmarshalJSON decodes each answer by its JSON shape (see AnswerFromValue).
 func (a *Answers) UnmarshalJSON(b []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+	// Decoding into plain values and converting them reads the bytes twice in all; decoding
+	// each answer as a json.RawMessage would read them six times.
+	var values map[string]any
+	if err := json.Unmarshal(b, &values); err != nil {
 		return err
 	}
-	if raw == nil {
+	if values == nil {
 		return errors.New("data must be an object of answers by question id, not null")
 	}
-	out := make(Answers, len(raw))
-	for id, v := range raw {
-		ans, err := DecodeAnswer(v)
-		if err != nil {
-			return fmt.Errorf("data: answer to %q: %w", id, err)
-		}
-		out[id] = ans
+	out, err := AnswersFromValues(values)
+	if err != nil {
+		return err
 	}
 	*a = out
 	return nil
 }
 
-// DecodeAnswer decodes one answer: a JSON string is Text, a number is Number, an array of
-// strings is Choices and an object is a BugReportAnswer (with title and metadata, and no other
-// members than its own). Anything else is an error.
+// AnswersFromValues converts answers decoded by encoding/json into plain values (a
+// map[string]any) into typed answers, with the rules of AnswerFromValue.
+func AnswersFromValues(values map[string]any) (Answers, error) {
+	out := make(Answers, len(values))
+	for id, v := range values {
+		ans, err := AnswerFromValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("data: answer to %q: %w", id, err)
+		}
+		out[id] = ans
+	}
+	return out, nil
+}
+
+// DecodeAnswer decodes one answer from its JSON encoding, with the rules of AnswerFromValue.
 func DecodeAnswer(raw json.RawMessage) (Answer, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errors.New("empty answer")
 	}
-	switch c := raw[0]; {
-	case c == '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, err
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("an answer: %w", err)
+	}
+	return AnswerFromValue(v)
+}
+
+// bugReportMembers are the members a bug report answer may have; title and metadata are
+// required.
+var bugReportMembers = map[string]bool{
+	"title": true, "metadata": true, "description": true, "screenshotDataUrl": true, "recordingEventsJson": true,
+}
+
+// AnswerFromValue converts one answer decoded by encoding/json into a plain value: a string is
+// Text, a number is Number, an array of strings is Choices and an object is a BugReportAnswer
+// (with title and metadata strings, optional description, screenshotDataUrl and
+// recordingEventsJson strings or nulls, and no other members). Anything else is an error.
+func AnswerFromValue(v any) (Answer, error) {
+	switch v := v.(type) {
+	case string:
+		return Text(v), nil
+	case float64:
+		return Number(v), nil
+	case []any:
+		list := make(Choices, len(v))
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, errors.New("a list answer must hold only strings")
+			}
+			list[i] = s
 		}
-		return Text(s), nil
-	case c == '-' || c >= '0' && c <= '9':
-		var f float64
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return nil, errors.New("a number answer must be a finite number")
-		}
-		return Number(f), nil
-	case c == '[':
-		var list []string
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, errors.New("a list answer must hold only strings")
-		}
-		if list == nil {
-			list = []string{}
-		}
-		return Choices(list), nil
-	case c == '{':
-		var br struct {
-			Title               *string `json:"title"`
-			Metadata            *string `json:"metadata"`
-			Description         *string `json:"description"`
-			ScreenshotDataURL   *string `json:"screenshotDataUrl"`
-			RecordingEventsJSON *string `json:"recordingEventsJson"`
-		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&br); err != nil {
-			return nil, fmt.Errorf("a bug report answer: %w", err)
-		}
-		if br.Title == nil || br.Metadata == nil {
-			return nil, errors.New("a bug report answer needs a title and metadata strings")
-		}
-		return BugReportAnswer{
-			Title: *br.Title, Metadata: *br.Metadata, Description: br.Description,
-			ScreenshotDataURL: br.ScreenshotDataURL, RecordingEventsJSON: br.RecordingEventsJSON,
-		}, nil
+		return list, nil
+	case map[string]any:
+		return bugReportFromValue(v)
 	}
 	return nil, errors.New("an answer must be a string, a number, a list of strings or a bug report object")
+}
+
+func bugReportFromValue(m map[string]any) (Answer, error) {
+	str := func(name string) (*string, error) {
+		switch v := m[name].(type) {
+		case nil:
+			return nil, nil
+		case string:
+			return &v, nil
+		}
+		return nil, fmt.Errorf("a bug report answer: %s must be a string", name)
+	}
+	for k := range m {
+		if !bugReportMembers[k] {
+			return nil, fmt.Errorf("a bug report answer: unknown member %q", k)
+		}
+	}
+	title, err := str("title")
+	if err != nil {
+		return nil, err
+	}
+	meta, err := str("metadata")
+	if err != nil {
+		return nil, err
+	}
+	if title == nil || meta == nil {
+		return nil, errors.New("a bug report answer needs a title and metadata strings")
+	}
+	br := BugReportAnswer{Title: *title, Metadata: *meta}
+	if br.Description, err = str("description"); err != nil {
+		return nil, err
+	}
+	if br.ScreenshotDataURL, err = str("screenshotDataUrl"); err != nil {
+		return nil, err
+	}
+	if br.RecordingEventsJSON, err = str("recordingEventsJson"); err != nil {
+		return nil, err
+	}
+	return br, nil
 }

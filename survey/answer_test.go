@@ -38,10 +38,32 @@ func TestAnswersDecode(t *testing.T) {
 	}
 }
 
+func TestAnswersDecodeNullOptionalBugReportMembers(t *testing.T) {
+	var got survey.Answers
+	in := `{"a":{"title":"t","metadata":"m","description":null,"screenshotDataUrl":null,"recordingEventsJson":"[]"}}`
+	if err := json.Unmarshal([]byte(in), &got); err != nil {
+		t.Fatal(err)
+	}
+	rec := "[]"
+	want := survey.Answers{"a": survey.BugReportAnswer{Title: "t", Metadata: "m", RecordingEventsJSON: &rec}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decoded answers (-want +got):\n%s", diff)
+	}
+	one, err := survey.DecodeAnswer(json.RawMessage(` ["x"] `))
+	if err != nil || !cmp.Equal(one, survey.Answer(survey.Choices{"x"})) {
+		t.Errorf("DecodeAnswer = %#v, %v; want Choices{x}", one, err)
+	}
+	if _, err := survey.DecodeAnswer(json.RawMessage(`  `)); err == nil {
+		t.Error("DecodeAnswer of nothing succeeded")
+	}
+}
+
 func TestAnswersDecodeErrors(t *testing.T) {
 	for _, in := range []string{
 		`{"a":null}`, `{"a":true}`, `{"a":[1,2]}`, `{"a":1e999}`, `{"a":{"title":"t"}}`,
 		`{"a":{"title":"t","metadata":"m","extra":1}}`, `{"a":{"title":1,"metadata":"m"}}`, `null`, `[]`,
+		`{"a":["x",null]}`, `{"a":{"Title":"t","metadata":"m"}}`, `{"a":{"title":"t","metadata":"m","description":5}}`,
+		`{"a":{"title":null,"metadata":"m"}}`, `{"a":"x"} trailing`,
 	} {
 		var a survey.Answers
 		if err := json.Unmarshal([]byte(in), &a); err == nil {
