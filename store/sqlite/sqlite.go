@@ -80,7 +80,7 @@ type Store struct {
 	closed bool
 
 	ids   *cuid2.Generator
-	batch batchStmts // the writer's statements of the current transaction
+	stmts *stmtCache // the writer's prepared statements
 	cache *readCache
 	// op and pending are the counter changes of the running write and of the batch's
 	// successful writes (see deltas.go); only the writer goroutine touches them.
@@ -182,7 +182,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		writerDone: make(chan struct{}),
 		maxBatch:   o.MaxBatch,
 		ids:        cuid2.NewGenerator(),
-		batch:      make(batchStmts),
+		stmts:      newStmtCache(),
 		cache:      newReadCache(o.CacheTTL),
 		op:         newDeltas(),
 		pending:    newDeltas(),
@@ -207,6 +207,7 @@ func (s *Store) Close() error {
 		close(s.closing)
 		<-s.writerDone
 		<-s.checkpointDone
+		s.stmts.close()
 		// Fold the WAL into the database so the file stands alone after Close.
 		_, cerr := s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		err = errors.Join(cerr, s.wdb.Close(), s.rdb.Close(), s.cdb.Close())
@@ -283,14 +284,16 @@ func (s *Store) checkpointer() {
 	}
 }
 
-// writeOp is one caller's write, run by the writer inside a savepoint.
+// writeOp is one caller's write, run by the writer in a shared transaction.
 type writeOp struct {
 	fn   func(tx *sql.Tx) error
 	done chan error
 }
 
 // write runs fn in the writer's next transaction and returns once that transaction is durable
-// (or fn's own error, which rolls back fn's changes only). fn must not keep tx.
+// (or fn's own error, which rolls back fn's changes only). fn must not keep tx, and may run more
+// than once: when a write of a batch fails, the batch runs again (see commit), and only the
+// last run's effects and captured results count.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	op := &writeOp{fn: fn, done: make(chan error, 1)}
 	s.sendMu.RLock()
@@ -341,68 +344,83 @@ func (s *Store) writer() {
 	}
 }
 
-// commit runs a batch in one transaction, each op in its own savepoint, and tells every op its
-// outcome after the commit.
+// errIsolate asks commit to run the batch again with each write in its own savepoint.
+var errIsolate = errors.New("sqlite: a write of the batch failed")
+
+// commit runs a batch in one transaction and tells every op its outcome after the commit.
+//
+// Writes rarely fail, so the batch first runs without savepoints. If a write fails, its
+// partial changes cannot be undone alone: the transaction is rolled back and the batch runs
+// again with each write in its own savepoint, so the failed ones roll back alone and their
+// batch-mates commit. A batch of one write needs no second run: rolling back the transaction
+// undoes exactly that write.
 func (s *Store) commit(batch []*writeOp) {
-	ctx := context.Background()
-	results := make([]error, len(batch))
-	// The transaction closes its prepared statements when it ends.
-	defer clear(s.batch)
-	s.pending.reset()
-	finish := func(commitErr error) {
-		for i, op := range batch {
-			if results[i] == nil {
-				results[i] = commitErr
-			}
-			op.done <- results[i]
-		}
-	}
-	tx, err := s.wdb.BeginTx(ctx, nil)
-	if err != nil {
-		finish(fmt.Errorf("sqlite: begin: %w", err))
-		return
+	results, err := s.runBatch(batch, false)
+	if errors.Is(err, errIsolate) {
+		results, err = s.runBatch(batch, true)
 	}
 	for i, op := range batch {
-		// Savepoint statements are prepared once per batch like the rest: unprepared, SQLite
-		// would parse them again for every write.
-		if _, err := s.exec(tx, "SAVEPOINT op"); err != nil {
-			results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
-			continue
+		if results[i] == nil {
+			results[i] = err
+		}
+		op.done <- results[i]
+	}
+}
+
+// runBatch runs the batch's writes in one transaction and commits it, each write in its own
+// savepoint if isolate is set. It returns each write's own error, and an error of the batch
+// (none of its writes committed) or nil.
+func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]error, error) {
+	ctx := context.Background()
+	results := make([]error, len(batch))
+	s.pending.reset()
+	// The transaction closes its statements when it ends; endTx then prepares new ones for
+	// the next transactions.
+	defer s.endTx()
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return results, fmt.Errorf("sqlite: begin: %w", err)
+	}
+	for i, op := range batch {
+		if isolate {
+			if _, err := s.exec(tx, "SAVEPOINT op"); err != nil {
+				results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
+				continue
+			}
 		}
 		s.op.reset()
 		results[i] = runOp(op.fn, tx)
-		if results[i] == nil {
+		switch {
+		case results[i] == nil:
 			s.pending.merge(s.op)
-		} else {
+		case !isolate:
+			_ = tx.Rollback()
+			if len(batch) == 1 {
+				return results, nil
+			}
+			return make([]error, len(batch)), errIsolate
+		default:
 			if _, err := s.exec(tx, "ROLLBACK TO op"); err != nil {
 				// The transaction is in an unknown state: fail the whole batch.
 				_ = tx.Rollback()
-				finish(fmt.Errorf("sqlite: rollback to savepoint: %w", err))
-				return
+				return make([]error, len(batch)), fmt.Errorf("sqlite: rollback to savepoint: %w", err)
 			}
 		}
-		if _, err := s.exec(tx, "RELEASE op"); err != nil {
-			_ = tx.Rollback()
-			finish(fmt.Errorf("sqlite: release savepoint: %w", err))
-			return
+		if isolate {
+			if _, err := s.exec(tx, "RELEASE op"); err != nil {
+				_ = tx.Rollback()
+				return make([]error, len(batch)), fmt.Errorf("sqlite: release savepoint: %w", err)
+			}
 		}
 	}
 	if err := s.applyDeltas(tx, s.pending); err != nil {
 		_ = tx.Rollback()
-		for i := range results {
-			results[i] = nil // nothing was written
-		}
-		finish(err)
-		return
+		return make([]error, len(batch)), err // nothing was written
 	}
 	if err := tx.Commit(); err != nil {
-		for i := range results {
-			results[i] = nil // nothing was written
-		}
-		finish(fmt.Errorf("sqlite: commit: %w", err))
-		return
+		return make([]error, len(batch)), fmt.Errorf("sqlite: commit: %w", err)
 	}
-	finish(nil)
+	return results, nil
 }
 
 // runOp runs one write, turning a panic into that write's error: a panic must not end the

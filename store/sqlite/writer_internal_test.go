@@ -2,7 +2,10 @@ package sqlite
 
 import (
 	"database/sql"
+	"errors"
+	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -44,5 +47,63 @@ func TestPanickingWriteFailsAlone(t *testing.T) {
 	}
 	if err := s.CreateTeam(t.Context(), store.Team{ID: "after", CreatedAt: time.Now()}); err != nil {
 		t.Errorf("a write after the panic: %v", err)
+	}
+}
+
+// TestFailedWriteRollsBackAloneInBatch queues, behind a write that holds the writer, one
+// batch of writes of which one changes the database and then fails: its change is undone, the
+// others commit, and every caller gets its own outcome.
+func TestFailedWriteRollsBackAloneInBatch(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 10
+	started, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- s.write(t.Context(), func(*sql.Tx) error { close(started); <-release; return nil })
+	}()
+	<-started
+	errFailed := errors.New("this write fails after its insert")
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.write(t.Context(), func(tx *sql.Tx) error {
+				if _, err := s.exec(tx, `INSERT INTO teams (id, name, created_at) VALUES (?, '', 0)`, fmt.Sprintf("t%d", i)); err != nil {
+					return err
+				}
+				if i == 3 {
+					return errFailed
+				}
+				return nil
+			})
+		}()
+	}
+	// All n writes wait in the queue, so the writer takes them as one batch.
+	for len(s.ops) < n {
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	for i, err := range errs {
+		want := error(nil)
+		if i == 3 {
+			want = errFailed
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("write %d returned %v, want %v", i, err, want)
+		}
+		_, terr := s.Team(t.Context(), fmt.Sprintf("t%d", i))
+		if stored := terr == nil; stored != (want == nil) {
+			t.Errorf("team t%d stored = %v (%v), want %v", i, stored, terr, want == nil)
+		}
 	}
 }
