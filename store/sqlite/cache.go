@@ -62,8 +62,8 @@ func (c *readCache) dropKeys() {
 	c.mu.Unlock()
 }
 
-// survey returns a cached survey. Its Questions slice is the caller's own copy; nested
-// definition data is shared and must be treated as read-only.
+// survey returns a cached survey, shared with the cache: the caller must treat it as
+// read-only (Store.Survey hands callers their own copy of the questions).
 func (c *readCache) survey(id string) (store.Survey, bool) {
 	if c.ttl <= 0 {
 		return store.Survey{}, false
@@ -74,9 +74,7 @@ func (c *readCache) survey(id string) (store.Survey, bool) {
 	if !ok || time.Since(e.at) > c.ttl {
 		return store.Survey{}, false
 	}
-	sv := e.survey
-	sv.Questions = slices.Clone(sv.Questions)
-	return sv, true
+	return e.survey, true
 }
 
 func (c *readCache) putSurvey(sv store.Survey) {

@@ -159,3 +159,28 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		t.Errorf("TotalResponses = %d, want %d", st.TotalResponses, want)
 	}
 }
+
+// TestCachedSurveyIsCallersCopy changes the questions of a survey read from the store: the
+// next read, served from the read cache, is unchanged.
+func TestCachedSurveyIsCallersCopy(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "svc.db"))
+	defer s.Close()
+	sv := seedSurvey(t, s)
+	ctx := t.Context()
+	if _, err := s.Survey(ctx, sv.TeamID, sv.ID); err != nil { // fills the cache
+		t.Fatal(err)
+	}
+	first, err := s.Survey(ctx, sv.TeamID, sv.ID)
+	if err != nil || len(first.Questions) == 0 {
+		t.Fatalf("Survey = %+v, %v", first, err)
+	}
+	title := first.Questions[0].Title
+	first.Questions[0].Title = "changed by the caller"
+	again, err := s.Survey(ctx, sv.TeamID, sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Questions[0].Title != title {
+		t.Errorf("a caller's change reached the cache: title %q, want %q", again.Questions[0].Title, title)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -100,10 +101,13 @@ func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, er
 	if sv.TeamID != teamID {
 		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
 	}
+	// The caller's own questions slice, so changing it does not change the cached survey.
+	sv.Questions = slices.Clone(sv.Questions)
 	return sv, nil
 }
 
-// surveyByID returns a survey of any team, from the read cache when it is fresh.
+// surveyByID returns a survey of any team, from the read cache when it is fresh. It may be
+// shared with the cache: treat it as read-only.
 func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error) {
 	if sv, ok := s.cache.survey(id); ok {
 		return sv, nil
