@@ -46,12 +46,10 @@ type Time time.Time
 // timeLayout is RFC 3339 in UTC with milliseconds.
 const timeLayout = "2006-01-02T15:04:05.000Z"
 
-// MarshalJSON writes the time as "2026-11-21T10:04:05.123Z".
-func (t Time) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, len(timeLayout)+2)
-	b = append(b, '"')
-	b = appendTime(b, time.Time(t))
-	return append(b, '"'), nil
+// MarshalText writes the time as 2026-11-21T10:04:05.123Z, which encoding/json quotes. (A
+// MarshalJSON method's output would be validated and compacted again on every value.)
+func (t Time) MarshalText() ([]byte, error) {
+	return appendTime(make([]byte, 0, len(timeLayout)), time.Time(t)), nil
 }
 
 // appendTime appends t in timeLayout. It is what time.AppendFormat does for this one layout,
