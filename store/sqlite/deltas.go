@@ -79,11 +79,11 @@ func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
 		}
 		var err error
 		if k.level < 0 {
-			_, err = s.exec(tx, `INSERT INTO rating_totals (survey_id, question_id, score, n) VALUES (?, ?, ?, ?)
+			_, err = tx.Exec(`INSERT INTO rating_totals (survey_id, question_id, score, n) VALUES (?, ?, ?, ?)
 				ON CONFLICT (survey_id, question_id, score) DO UPDATE SET n = n + excluded.n`, k.survey, k.question, k.score, n)
 		} else {
 			r := rollups[k.level]
-			_, err = s.exec(tx, `INSERT INTO `+r.table+` (survey_id, question_id, `+r.column+`, score, n) VALUES (?, ?, ?, ?, ?)
+			_, err = tx.Exec(`INSERT INTO `+r.table+` (survey_id, question_id, `+r.column+`, score, n) VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT (survey_id, question_id, `+r.column+`, score) DO UPDATE SET n = n + excluded.n`,
 				k.survey, k.question, k.bucket, k.score, n)
 		}
@@ -92,7 +92,7 @@ func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
 		}
 	}
 	for id, sd := range d.stats {
-		if _, err := s.exec(tx, `UPDATE survey_stats SET responses = responses + ?, unique_responders = unique_responders + ?,
+		if _, err := tx.Exec(`UPDATE survey_stats SET responses = responses + ?, unique_responders = unique_responders + ?,
 			views = views + ?, unique_viewers = unique_viewers + ?, dismissals = dismissals + ?, unique_dismissers = unique_dismissers + ?
 			WHERE survey_id = ?`, sd.responses, sd.uniqueResponders, sd.views, sd.uniqueViewers, sd.dismissals, sd.uniqueDismissers, id); err != nil {
 			return fmt.Errorf("sqlite: update counters: %w", err)

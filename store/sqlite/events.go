@@ -27,7 +27,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		if e.Imported {
 			insert = strings.Replace(insert, "INSERT", "INSERT OR IGNORE", 1)
 		}
-		res, err := s.exec(tx, insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
+		res, err := tx.Exec(insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
 		if err != nil {
 			return mapErr(err, "record event")
 		}

@@ -42,7 +42,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	)
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		created = false
-		res, err := s.exec(tx, `INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
+		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
 			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at)
 		if err != nil {
@@ -58,7 +58,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			oldCreated    int64
 			oldData       []byte
 		)
-		err = s.queryRow(tx, `SELECT respondent, created_at, data FROM responses WHERE survey_id = ? AND id = ?`,
+		err = tx.QueryRow(`SELECT respondent, created_at, data FROM responses WHERE survey_id = ? AND id = ?`,
 			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData)
 		switch {
 		case err != nil:
@@ -98,7 +98,7 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 		st.uniqueResponders++
 	}
 	if hook != "" && !w.Imported {
-		if _, err := s.exec(tx, `INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
+		if _, err := tx.Exec(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, at, at); err != nil {
 			return store.Response{}, mapErr(err, "schedule delivery")
 		}
@@ -111,7 +111,7 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
 func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, old, sc map[string]int) (store.Response, error) {
-	_, err := s.exec(tx, `UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
+	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, mapErr(err, "update response "+w.ID)
@@ -241,7 +241,7 @@ var rollups = []struct {
 // reports whether it was the first interaction of that kind. A known respondent takes one
 // UPDATE; only a first interaction of the kind needs the upsert.
 func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string, at int64) (bool, error) {
-	res, err := s.exec(tx, `UPDATE respondents SET `+column+` = MAX(`+column+`, ?)
+	res, err := tx.Exec(`UPDATE respondents SET `+column+` = MAX(`+column+`, ?)
 		WHERE survey_id = ? AND respondent = ? AND `+column+` IS NOT NULL`, at, surveyID, respondent)
 	if err != nil {
 		return false, mapErr(err, "respondent history")
@@ -249,7 +249,7 @@ func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string,
 	if n, _ := res.RowsAffected(); n == 1 {
 		return false, nil
 	}
-	_, err = s.exec(tx, `INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES (?, ?, ?)
+	_, err = tx.Exec(`INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES (?, ?, ?)
 		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = excluded.`+column,
 		surveyID, respondent, at)
 	if err != nil {

@@ -80,7 +80,6 @@ type Store struct {
 	closed bool
 
 	ids   *cuid2.Generator
-	stmts *stmtCache // the writer's prepared statements
 	cache *readCache
 	// op and pending are the counter changes of the running write and of the batch's
 	// successful writes (see deltas.go); only the writer goroutine touches them.
@@ -118,6 +117,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	common := url.Values{}
 	common.Set("_busy_timeout", strconv.FormatInt(o.BusyTimeout.Milliseconds(), 10))
 	common.Set("_foreign_keys", "on")
+	// Each connection keeps its recently used statements prepared: preparing parses and plans
+	// a query, which costs more than running most of ours (a page of responses, or a write).
+	common.Set("_stmt_cache_size", strconv.Itoa(stmtCacheSize))
 
 	w := url.Values{}
 	for k, v := range common {
@@ -182,7 +184,6 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		writerDone: make(chan struct{}),
 		maxBatch:   o.MaxBatch,
 		ids:        cuid2.NewGenerator(),
-		stmts:      newStmtCache(),
 		cache:      newReadCache(o.CacheTTL),
 		op:         newDeltas(),
 		pending:    newDeltas(),
@@ -207,7 +208,6 @@ func (s *Store) Close() error {
 		close(s.closing)
 		<-s.writerDone
 		<-s.checkpointDone
-		s.stmts.close()
 		// Fold the WAL into the database so the file stands alone after Close.
 		_, cerr := s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		err = errors.Join(cerr, s.wdb.Close(), s.rdb.Close(), s.cdb.Close())
@@ -264,6 +264,10 @@ func applyMigration(ctx context.Context, db *sql.DB, name string, version int) e
 	}
 	return tx.Commit()
 }
+
+// stmtCacheSize is how many prepared statements each connection keeps. The store runs a few
+// dozen distinct queries (list filters combine into a handful of variants each).
+const stmtCacheSize = 64
 
 // checkpointInterval is how often the checkpointer copies the WAL into the database.
 const checkpointInterval = 500 * time.Millisecond
@@ -374,16 +378,13 @@ func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]error, error) {
 	ctx := context.Background()
 	results := make([]error, len(batch))
 	s.pending.reset()
-	// The transaction closes its statements when it ends; endTx then prepares new ones for
-	// the next transactions.
-	defer s.endTx()
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return results, fmt.Errorf("sqlite: begin: %w", err)
 	}
 	for i, op := range batch {
 		if isolate {
-			if _, err := s.exec(tx, "SAVEPOINT op"); err != nil {
+			if _, err := tx.Exec("SAVEPOINT op"); err != nil {
 				results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
 				continue
 			}
@@ -400,14 +401,14 @@ func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]error, error) {
 			}
 			return make([]error, len(batch)), errIsolate
 		default:
-			if _, err := s.exec(tx, "ROLLBACK TO op"); err != nil {
+			if _, err := tx.Exec("ROLLBACK TO op"); err != nil {
 				// The transaction is in an unknown state: fail the whole batch.
 				_ = tx.Rollback()
 				return make([]error, len(batch)), fmt.Errorf("sqlite: rollback to savepoint: %w", err)
 			}
 		}
 		if isolate {
-			if _, err := s.exec(tx, "RELEASE op"); err != nil {
+			if _, err := tx.Exec("RELEASE op"); err != nil {
 				_ = tx.Rollback()
 				return make([]error, len(batch)), fmt.Errorf("sqlite: release savepoint: %w", err)
 			}

@@ -74,7 +74,7 @@ func TestFailedWriteRollsBackAloneInBatch(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			errs[i] = s.write(t.Context(), func(tx *sql.Tx) error {
-				if _, err := s.exec(tx, `INSERT INTO teams (id, name, created_at) VALUES (?, '', 0)`, fmt.Sprintf("t%d", i)); err != nil {
+				if _, err := tx.Exec(`INSERT INTO teams (id, name, created_at) VALUES (?, '', 0)`, fmt.Sprintf("t%d", i)); err != nil {
 					return err
 				}
 				if i == 3 {
