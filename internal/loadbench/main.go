@@ -6,8 +6,8 @@
 // starts two servers as child processes on loopback: svc (the real handler over that file,
 // synchronous=FULL) and a baseline handler that only decodes and encodes the same JSON with no
 // storage. It then drives both with the same Go load generator at -conns connections and prints,
-// per scenario, requests/s, p50/p99 latency, errors and the ratio to the baseline, and the svc
-// server's peak memory.
+// per scenario, requests/s, p50/p99 latency, errors, the ratio to the baseline and the server's CPU
+// time per request (also as a ratio), and the svc server's peak memory.
 package main
 
 import (
