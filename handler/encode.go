@@ -80,6 +80,9 @@ func timePtr(t *time.Time) *Time {
 	return &v
 }
 
+// maxPrealloc is the most decodeBody sets aside for a body before reading it.
+const maxPrealloc = 64 << 10
+
 // decodeBody reads a JSON request body of at most limit bytes into dst: 415 for a content type
 // other than JSON, 413 beyond the limit (refused before reading when the length is declared),
 // 400 for invalid UTF-8, malformed JSON, wrong types or data after the value.
@@ -95,10 +98,11 @@ func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, dst any) er
 		return &http.MaxBytesError{Limit: limit}
 	}
 	// Reading into a buffer of the declared length (plus room to see the end) spares
-	// io.ReadAll's growing copies.
+	// io.ReadAll's growing copies. Only so much is trusted before the bytes arrive: a client
+	// declaring the limit and sending nothing must not cost the server the limit in memory.
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+		buf.Grow(int(min(r.ContentLength, maxPrealloc)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	body := buf.Bytes()

@@ -2,6 +2,9 @@ package handler
 
 import (
 	"encoding/json"
+	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,5 +36,23 @@ func TestAppendJSONString(t *testing.T) {
 		if err := json.Unmarshal(appendJSONString(nil, s), &back); err != nil || back != s {
 			t.Errorf("appendJSONString(%q) = %s, decodes to %q, %v", s, appendJSONString(nil, s), back, err)
 		}
+	}
+}
+
+// TestDecodeBodyDoesNotTrustDeclaredLength declares a 10 MiB body and sends two bytes: the
+// body decodes, and the server does not set aside the declared size before the bytes arrive.
+func TestDecodeBodyDoesNotTrustDeclaredLength(t *testing.T) {
+	r := httptest.NewRequest("PUT", "/x", strings.NewReader("{}"))
+	r.ContentLength = 10 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var v map[string]any
+	err := decodeBody(httptest.NewRecorder(), r, 10<<20, &v)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("decodeBody: %v", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("decoding a 2-byte body declared as 10 MiB allocated %d bytes", got)
 	}
 }
