@@ -67,8 +67,8 @@ func (a *Answers) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AnswersFromValues converts answers decoded by encoding/json into plain values (a
-// map[string]any) into typed answers, with the rules of AnswerFromValue.
+// AnswersFromValues types the answers of a data object that encoding/json decoded into a
+// map[string]any, with the rules of AnswerFromValue.
 func AnswersFromValues(values map[string]any) (Answers, error) {
 	out := make(Answers, len(values))
 	for id, v := range values {
@@ -93,16 +93,10 @@ func DecodeAnswer(raw json.RawMessage) (Answer, error) {
 	return AnswerFromValue(v)
 }
 
-// bugReportMembers are the members a bug report answer may have; title and metadata are
-// required.
-var bugReportMembers = map[string]bool{
-	"title": true, "metadata": true, "description": true, "screenshotDataUrl": true, "recordingEventsJson": true,
-}
-
-// AnswerFromValue converts one answer decoded by encoding/json into a plain value: a string is
-// Text, a number is Number, an array of strings is Choices and an object is a BugReportAnswer
-// (with title and metadata strings, optional description, screenshotDataUrl and
-// recordingEventsJson strings or nulls, and no other members). Anything else is an error.
+// AnswerFromValue types one answer that encoding/json decoded into an any: a string is Text,
+// a number is Number, an array of strings is Choices and an object is a BugReportAnswer (with
+// title and metadata strings, optional description, screenshotDataUrl and recordingEventsJson
+// strings or nulls, and no other members). Anything else is an error.
 func AnswerFromValue(v any) (Answer, error) {
 	switch v := v.(type) {
 	case string:
@@ -136,7 +130,9 @@ func bugReportFromValue(m map[string]any) (Answer, error) {
 		return nil, fmt.Errorf("a bug report answer: %s must be a string", name)
 	}
 	for k := range m {
-		if !bugReportMembers[k] {
+		switch k {
+		case "title", "metadata", "description", "screenshotDataUrl", "recordingEventsJson":
+		default:
 			return nil, fmt.Errorf("a bug report answer: unknown member %q", k)
 		}
 	}
