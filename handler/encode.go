@@ -146,6 +146,10 @@ func describeJSONError(err error) string {
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("malformed JSON at byte %d: %v", syntax.Offset, syntax)
 	case errors.As(err, &typ):
+		// encoding/json reports a number too large for its Go type as "number 1e999".
+		if n, ok := strings.CutPrefix(typ.Value, "number "); ok && typ.Field != "" {
+			return fmt.Sprintf("field %q holds a number out of range: %s", typ.Field, n)
+		}
 		if typ.Field != "" {
 			return fmt.Sprintf("field %q must be %s, not a JSON %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
 		}
