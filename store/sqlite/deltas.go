@@ -11,7 +11,7 @@ import (
 // of 64 responses then updates each (question, bucket, score) once instead of 64 times.
 
 // ratingKey is one row of a rating rollup: level is -1 for the lifetime totals, else an index
-// into rollups; bucket is the day or hour (unused for totals).
+// into rollups; bucket is the day, hour or minute (unused for totals).
 type ratingKey struct {
 	survey, question string
 	level            int

@@ -84,8 +84,9 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 // and last rating. When what lies outside it is shorter than the range itself, the counts are
 // the lifetime totals minus the outside (so all-time reads a few rows); otherwise the range is
 // counted directly. Either way whole UTC days come from the per-day rollup, whole hours of the
-// edge days from the per-hour rollup, and only partial hours from individual ratings: the cost
-// grows with days of history at most, never with the number of responses.
+// edge days from the per-hour rollup, whole minutes of the edge hours from the per-minute
+// rollup, and only partial minutes from the responses' stored answers: the cost grows with
+// days of history at most, not with the number of responses.
 func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
 	out := make(map[string]map[int]int64, len(questionIDs))
 	for _, qid := range questionIDs {
@@ -136,7 +137,7 @@ func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64
 		return nil
 	}
 	if level == len(rollups) {
-		// Less than an hour at an edge of the range: read the scores from the responses.
+		// Less than a minute at an edge of the range: read the scores from the responses.
 		path := jsonPath(qid)
 		return s.addCounts(ctx, counts, sign, `SELECT json_extract(data, ?1), COUNT(*) FROM responses
 			WHERE survey_id = ?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'

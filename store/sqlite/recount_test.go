@@ -3,9 +3,9 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
-
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -122,7 +122,8 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 	}
 
 	// Every rollup equals a recount of the scores in the responses' stored answers.
-	recount := `SELECT q, json_extract(data, '$.' || q) AS score, created_at / 86400000 AS day, created_at / 3600000 AS hour
+	recount := `SELECT q, json_extract(data, '$.' || q) AS score, created_at / 86400000 AS day, created_at / 3600000 AS hour,
+			created_at / 60000 AS minute
 		FROM responses, (SELECT 'nps' AS q UNION ALL SELECT 'stars')
 		WHERE survey_id = ?1 AND json_type(data, '$.' || q) = 'integer'`
 	for _, check := range []struct{ name, rollup, scored string }{
@@ -132,6 +133,8 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 			`SELECT q, day, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2, 3`},
 		{"rating_hours", `SELECT question_id, hour, score, n FROM rating_hours WHERE survey_id = ?1 AND n <> 0`,
 			`SELECT q, hour, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2, 3`},
+		{"rating_minutes", `SELECT question_id, minute, score, n FROM rating_minutes WHERE survey_id = ?1 AND n <> 0`,
+			`SELECT q, minute, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2, 3`},
 	} {
 		diff := count(`SELECT COUNT(*) FROM (`+check.rollup+` EXCEPT `+check.scored+`)`, sv.ID) +
 			count(`SELECT COUNT(*) FROM (`+check.scored+` EXCEPT `+check.rollup+`)`, sv.ID)
@@ -145,7 +148,7 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 }
 
 // TestRatingCountsOddQuestionID counts scores of a rating question whose id needs escaping in
-// a JSON path, over a range shorter than an hour, which reads the responses' stored answers.
+// a JSON path, over a range whose partial minutes are read from the responses' stored answers.
 func TestRatingCountsOddQuestionID(t *testing.T) {
 	s := openStore(t, filepath.Join(t.TempDir(), "svc.db"))
 	defer s.Close()
@@ -162,11 +165,83 @@ func TestRatingCountsOddQuestionID(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := s.RatingCounts(t.Context(), sv.ID, []string{odd}, t0.Add(-time.Minute), t0.Add(10*time.Minute))
+	// Responses at t0, t0+1m and t0+2m; the range ends 30 s into the last one's minute.
+	got, err := s.RatingCounts(t.Context(), sv.ID, []string{odd}, t0.Add(-30*time.Second), t0.Add(2*time.Minute+30*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(got[odd]) != "map[4:2 5:1]" {
 		t.Errorf("counts = %v, want map[4:2 5:1]", got[odd])
+	}
+}
+
+// TestMinuteRollupBackfill rebuilds the per-minute rollup the way migration 0005 does for a
+// database written before it, and gets the rows the writes kept: with an updated answer, a
+// question id that needs escaping in a JSON path, and a time before 1970.
+func TestMinuteRollupBackfill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "svc.db")
+	s := openStore(t, path)
+	sv := seedSurvey(t, s)
+	odd := `q "odd" \ é`
+	sv.Questions[1].ID = odd
+	sv.UpdatedAt = t0.Add(time.Millisecond)
+	if err := s.UpdateSurvey(t.Context(), sv); err != nil {
+		t.Fatal(err)
+	}
+	ids := cuid2.NewGenerator()
+	put := func(id string, at time.Time, nps, stars float64) {
+		t.Helper()
+		if _, _, err := s.PutResponse(t.Context(), store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: "r",
+			Data: survey.Answers{"nps": survey.Number(nps), odd: survey.Number(stars)}, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		put(ids.New(), t0.Add(time.Duration(i)*17*time.Second), float64(i%11), float64(i%5+1))
+	}
+	changed := ids.New()
+	put(changed, t0.Add(time.Hour), 3, 3)
+	put(changed, t0.Add(2*time.Hour), 9, 5) // moves the scores, not the minute
+	put(ids.New(), time.UnixMilli(-90_001).UTC(), 7, 2)
+	s.Close()
+
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowsOf := func() string {
+		t.Helper()
+		rows, err := db.Query(`SELECT question_id, minute, score, n FROM rating_minutes WHERE n <> 0 ORDER BY 1, 2, 3`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var q string
+			var minute, score, n int64
+			if err := rows.Scan(&q, &minute, &score, &n); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s|%d|%d|%d", q, minute, score, n))
+		}
+		return fmt.Sprint(out)
+	}
+	kept := rowsOf()
+	if _, err := db.Exec(`DROP TABLE rating_minutes; DELETE FROM schema_migrations WHERE version = 5`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s = openStore(t, path) // applies 0005 again, backfilling from the responses
+	s.Close()
+	if db, err = sql.Open("sqlite3", "file:"+path); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := rowsOf(); got != kept {
+		t.Errorf("backfilled rating_minutes differ from the rows the writes kept:\nbackfill %s\nwrites   %s", got, kept)
+	}
+	if !strings.Contains(kept, odd+"|") || !strings.Contains(kept, "|-2|") {
+		t.Errorf("the kept rows miss the odd question id or the minute before 1970: %s", kept)
 	}
 }

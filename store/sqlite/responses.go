@@ -12,8 +12,9 @@ import (
 )
 
 const (
-	hourMS = int64(time.Hour / time.Millisecond)
-	dayMS  = 24 * hourMS
+	minuteMS = int64(time.Minute / time.Millisecond)
+	hourMS   = 60 * minuteMS
+	dayMS    = 24 * hourMS
 )
 
 // PutResponse implements store.Store. The survey's webhook URL and rating questions come
@@ -235,6 +236,7 @@ var rollups = []struct {
 }{
 	{"rating_days", "day", dayMS},
 	{"rating_hours", "hour", hourMS},
+	{"rating_minutes", "minute", minuteMS},
 }
 
 // touchRespondent moves one of a respondent's last-interaction times forward to at, and
