@@ -147,18 +147,27 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 	}
 }
 
+// oddQuestionID needs escaping in a JSON path.
+const oddQuestionID = `q "odd" \ é`
+
+// renameRatingQuestion gives the survey's second question (a rating) the id id, and returns it.
+func renameRatingQuestion(t *testing.T, s store.Store, sv *store.Survey, id string) string {
+	t.Helper()
+	sv.Questions[1].ID = id
+	sv.UpdatedAt = t0.Add(time.Millisecond)
+	if err := s.UpdateSurvey(t.Context(), *sv); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // TestRatingCountsOddQuestionID counts scores of a rating question whose id needs escaping in
 // a JSON path, over a range whose partial minutes are read from the responses' stored answers.
 func TestRatingCountsOddQuestionID(t *testing.T) {
 	s := openStore(t, filepath.Join(t.TempDir(), "svc.db"))
 	defer s.Close()
 	sv := seedSurvey(t, s)
-	odd := `q "odd" \ é`
-	sv.Questions[1].ID = odd
-	sv.UpdatedAt = t0.Add(time.Millisecond)
-	if err := s.UpdateSurvey(t.Context(), sv); err != nil {
-		t.Fatal(err)
-	}
+	odd := renameRatingQuestion(t, s, &sv, oddQuestionID)
 	for i, score := range []float64{4, 5, 4} {
 		if _, _, err := s.PutResponse(t.Context(), store.ResponseWrite{SurveyID: sv.ID, ID: cuid2.NewGenerator().New(), Respondent: fmt.Sprint(i),
 			Data: survey.Answers{odd: survey.Number(score)}, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
@@ -182,12 +191,7 @@ func TestMinuteRollupBackfill(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "svc.db")
 	s := openStore(t, path)
 	sv := seedSurvey(t, s)
-	odd := `q "odd" \ é`
-	sv.Questions[1].ID = odd
-	sv.UpdatedAt = t0.Add(time.Millisecond)
-	if err := s.UpdateSurvey(t.Context(), sv); err != nil {
-		t.Fatal(err)
-	}
+	odd := renameRatingQuestion(t, s, &sv, oddQuestionID)
 	ids := cuid2.NewGenerator()
 	put := func(id string, at time.Time, nps, stars float64) {
 		t.Helper()
