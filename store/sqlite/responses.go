@@ -186,16 +186,21 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	}
 	defer rows.Close()
 	page := make([]store.Response, 0, min(q.Limit+1, 101))
+	// One set of scan destinations for the page: taken by address into Scan's arguments, fresh
+	// variables would be moved to the heap for every row. Data and metadata are stored as
+	// blobs, which Scan copies once into a []byte of their own.
+	var (
+		id, respondent    string
+		data, meta        []byte
+		created, modified int64
+	)
+	dest := []any{&id, &respondent, &data, &meta, &created, &modified}
 	for rows.Next() {
-		r := store.Response{SurveyID: q.SurveyID}
-		var data, meta string
-		var created, modified int64
-		if err := rows.Scan(&r.ID, &r.Respondent, &data, &meta, &created, &modified); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, nil, mapErr(err, "list responses")
 		}
-		r.Data, r.Metadata = json.RawMessage(data), json.RawMessage(meta)
-		r.CreatedAt, r.UpdatedAt = fromMS(created), fromMS(modified)
-		page = append(page, r)
+		page = append(page, store.Response{ID: id, SurveyID: q.SurveyID, Respondent: respondent, Data: data, Metadata: meta,
+			CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, mapErr(err, "list responses")
