@@ -1,10 +1,10 @@
 // Package sqlite is the SQLite implementation of store.Store, on github.com/mattn/go-sqlite3
 // (cgo).
 //
-// One goroutine owns the only write connection and commits concurrent writes together (group
-// commit): each write runs inside its own savepoint of a shared transaction, so a failing write
-// is rolled back alone and its batch-mates still commit, and every caller gets its own result
-// only after the commit is durable. Reads use a pool of read-only connections, which WAL lets
+// One goroutine owns the only write connection and commits concurrent writes together in a
+// shared transaction (group commit). A failing write is rolled back alone and its batch-mates
+// still commit (the batch runs again with a savepoint per write), and every caller gets its own
+// result only after the commit is durable. Reads use a pool of read-only connections, which WAL lets
 // run beside the writer.
 package sqlite
 
