@@ -54,14 +54,18 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 	})
 }
 
-// History implements store.Store.
+// History implements store.Store. A respondent's last response is the later of their newest
+// response's creation (the first entry of their range of the respondent index, which writes
+// keep anyway) and their last update of a response (kept in the respondents table, with the
+// views and dismissals).
 func (s *Store) History(ctx context.Context, surveyID, respondent string) (store.History, error) {
 	var responded, viewed, dismissed sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT last_responded_at, last_viewed_at, last_dismissed_at FROM respondents
-		WHERE survey_id = ? AND respondent = ?`, surveyID, respondent).Scan(&responded, &viewed, &dismissed)
-	if err == sql.ErrNoRows {
-		return store.History{}, nil
-	}
+	err := s.rdb.QueryRowContext(ctx, `SELECT MAX(responded), MAX(viewed), MAX(dismissed) FROM (
+		SELECT last_responded_at AS responded, last_viewed_at AS viewed, last_dismissed_at AS dismissed
+		FROM respondents WHERE survey_id = ?1 AND respondent = ?2
+		UNION ALL
+		SELECT MAX(created_at), NULL, NULL FROM responses WHERE survey_id = ?1 AND respondent = ?2)`,
+		surveyID, respondent).Scan(&responded, &viewed, &dismissed)
 	if err != nil {
 		return store.History{}, mapErr(err, "respondent history")
 	}

@@ -504,6 +504,23 @@ func testEventsHistoryStats(t *testing.T, s store.Store) {
 		put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: who, Data: survey.Answers{}, At: t0.Add(4 * time.Minute)})
 	}
 	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0.Add(5 * time.Minute)})
+	// A response created earlier than ann's newest (an import, or a clock set back) leaves her
+	// last response where it was.
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0.Add(30 * time.Second)})
+	// Responses of new respondents written at once, as group commit shares one transaction
+	// between them: each respondent is counted once.
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: fmt.Sprintf("dan%d", i%2), Data: survey.Answers{}, At: t0.Add(4 * time.Minute)}
+			if _, _, err := s.PutResponse(ctx, w); err != nil {
+				t.Errorf("PutResponse(%s): %v", w.ID, err)
+			}
+		}()
+	}
+	wg.Wait()
 	wantErr(t, "RecordEvent bad type", s.RecordEvent(ctx, store.Event{SurveyID: sv.ID, Respondent: "x", Type: "click", At: t0}), store.ErrInvalid)
 	wantErr(t, "RecordEvent unknown survey", s.RecordEvent(ctx, store.Event{SurveyID: ids.New(), Respondent: "x", Type: store.EventView, At: t0}), store.ErrNotFound)
 
@@ -511,7 +528,7 @@ func testEventsHistoryStats(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.Stats{TotalViews: 4, UniqueViewers: 2, TotalDismissals: 1, UniqueDismissers: 1, TotalResponses: 3, UniqueResponders: 2}
+	want := store.Stats{TotalViews: 4, UniqueViewers: 2, TotalDismissals: 1, UniqueDismissers: 1, TotalResponses: 12, UniqueResponders: 4}
 	if diff := cmp.Diff(want, st); diff != "" {
 		t.Errorf("Stats (-want +got):\n%s", diff)
 	}
@@ -522,6 +539,13 @@ func testEventsHistoryStats(t *testing.T, s store.Store) {
 	at := func(d time.Duration) *time.Time { x := t0.Add(d); return &x }
 	if diff := cmp.Diff(store.History{LastRespondedAt: at(5 * time.Minute), LastViewedAt: at(2 * time.Minute)}, h); diff != "" {
 		t.Errorf("History(ann) (-want +got):\n%s", diff)
+	}
+	h, err = s.History(ctx, sv.ID, "cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(store.History{LastRespondedAt: at(4 * time.Minute)}, h); diff != "" {
+		t.Errorf("History(cat), who only responded (-want +got):\n%s", diff)
 	}
 	h, err = s.History(ctx, sv.ID, "nobody")
 	if err != nil || h != (store.History{}) {
