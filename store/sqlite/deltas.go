@@ -19,9 +19,10 @@ type ratingKey struct {
 	score            int
 }
 
-// statsDelta is a change to a survey's counters.
+// statsDelta is a change to a survey's counters. Unique responders are not among them: each
+// insert of a response counts its respondent itself (see countIfFirstResponse).
 type statsDelta struct {
-	responses, uniqueResponders, views, uniqueViewers, dismissals, uniqueDismissers int64
+	responses, views, uniqueViewers, dismissals, uniqueDismissers int64
 }
 
 type deltas struct {
@@ -63,7 +64,6 @@ func (d *deltas) merge(o *deltas) {
 	for id, sd := range o.stats {
 		t := d.statsOf(id)
 		t.responses += sd.responses
-		t.uniqueResponders += sd.uniqueResponders
 		t.views += sd.views
 		t.uniqueViewers += sd.uniqueViewers
 		t.dismissals += sd.dismissals
@@ -92,9 +92,9 @@ func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
 		}
 	}
 	for id, sd := range d.stats {
-		if _, err := tx.Exec(`UPDATE survey_stats SET responses = responses + ?, unique_responders = unique_responders + ?,
+		if _, err := tx.Exec(`UPDATE survey_stats SET responses = responses + ?,
 			views = views + ?, unique_viewers = unique_viewers + ?, dismissals = dismissals + ?, unique_dismissers = unique_dismissers + ?
-			WHERE survey_id = ?`, sd.responses, sd.uniqueResponders, sd.views, sd.uniqueViewers, sd.dismissals, sd.uniqueDismissers, id); err != nil {
+			WHERE survey_id = ?`, sd.responses, sd.views, sd.uniqueViewers, sd.dismissals, sd.uniqueDismissers, id); err != nil {
 			return fmt.Errorf("sqlite: update counters: %w", err)
 		}
 	}
