@@ -327,7 +327,7 @@ func (s *Store) writer() {
 	for {
 		select {
 		case op := <-s.ops:
-			batch = append(batch[:0], op)
+			batch = s.commit(append(batch[:0], op))
 		case <-s.closing:
 			// Finish what was queued before Close; later writes see ErrClosed.
 			for {
@@ -339,33 +339,24 @@ func (s *Store) writer() {
 				}
 			}
 		}
-	fill:
-		for len(batch) < s.maxBatch {
-			select {
-			case op := <-s.ops:
-				batch = append(batch, op)
-			default:
-				break fill
-			}
-		}
-		s.commit(batch)
 	}
 }
 
 // errIsolate asks commit to run the batch again with each write in its own savepoint.
 var errIsolate = errors.New("sqlite: a write of the batch failed")
 
-// commit runs a batch in one transaction and tells every op its outcome after the commit.
+// commit runs a batch in one transaction and tells every op its outcome after the commit. It
+// returns the batch, which grows by the writes queued while it runs.
 //
 // Writes rarely fail, so the batch first runs without savepoints. If a write fails, its
 // partial changes cannot be undone alone: the transaction is rolled back and the batch runs
 // again with each write in its own savepoint, so the failed ones roll back alone and their
 // batch-mates commit. A batch of one write needs no second run: rolling back the transaction
 // undoes exactly that write.
-func (s *Store) commit(batch []*writeOp) {
-	results, err := s.runBatch(batch, false)
+func (s *Store) commit(batch []*writeOp) []*writeOp {
+	batch, results, err := s.runBatch(batch, false)
 	if errors.Is(err, errIsolate) {
-		results, err = s.runBatch(batch, true)
+		batch, results, err = s.runBatch(batch, true)
 	}
 	for i, op := range batch {
 		if results[i] == nil {
@@ -373,59 +364,86 @@ func (s *Store) commit(batch []*writeOp) {
 		}
 		op.done <- results[i]
 	}
+	return batch
 }
 
 // runBatch runs the batch's writes in one transaction and commits it, each write in its own
-// savepoint if isolate is set. It returns each write's own error, and an error of the batch
-// (none of its writes committed) or nil.
-func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]error, error) {
+// savepoint if isolate is set. It returns the batch, each write's own error, and an error of
+// the batch (none of its writes committed) or nil.
+//
+// Until the batch is full, a write queued while the batch runs joins it (except in a second
+// run, which keeps the writes of the first): it then waits for this commit rather than for the
+// whole of the next batch, and shares this commit's pages of counters and rollups.
+func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]*writeOp, []error, error) {
 	ctx := context.Background()
-	results := make([]error, len(batch))
+	results := make([]error, 0, s.maxBatch)
 	s.pending.reset()
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
-		return results, fmt.Errorf("sqlite: begin: %w", err)
+		return batch, make([]error, len(batch)), fmt.Errorf("sqlite: begin: %w", err)
 	}
-	for i, op := range batch {
+	for i := 0; ; i++ {
+		if i == len(batch) {
+			if isolate || !s.take(&batch) {
+				break
+			}
+		}
+		op := batch[i]
 		if isolate {
 			if _, err := tx.Exec("SAVEPOINT op"); err != nil {
-				results[i] = fmt.Errorf("sqlite: savepoint: %w", err)
+				results = append(results, fmt.Errorf("sqlite: savepoint: %w", err))
 				continue
 			}
 		}
 		s.op.reset()
-		results[i] = runOp(op.fn, tx)
+		err := runOp(op.fn, tx)
+		results = append(results, err)
 		switch {
-		case results[i] == nil:
+		case err == nil:
 			s.pending.merge(s.op)
 		case !isolate:
 			_ = tx.Rollback()
 			if len(batch) == 1 {
-				return results, nil
+				return batch, results, nil
 			}
-			return make([]error, len(batch)), errIsolate
+			return batch, make([]error, len(batch)), errIsolate
 		default:
 			if _, err := tx.Exec("ROLLBACK TO op"); err != nil {
 				// The transaction is in an unknown state: fail the whole batch.
 				_ = tx.Rollback()
-				return make([]error, len(batch)), fmt.Errorf("sqlite: rollback to savepoint: %w", err)
+				return batch, make([]error, len(batch)), fmt.Errorf("sqlite: rollback to savepoint: %w", err)
 			}
 		}
 		if isolate {
 			if _, err := tx.Exec("RELEASE op"); err != nil {
 				_ = tx.Rollback()
-				return make([]error, len(batch)), fmt.Errorf("sqlite: release savepoint: %w", err)
+				return batch, make([]error, len(batch)), fmt.Errorf("sqlite: release savepoint: %w", err)
 			}
 		}
 	}
 	if err := s.applyDeltas(tx, s.pending); err != nil {
 		_ = tx.Rollback()
-		return make([]error, len(batch)), err // nothing was written
+		return batch, make([]error, len(batch)), err // nothing was written
 	}
 	if err := tx.Commit(); err != nil {
-		return make([]error, len(batch)), fmt.Errorf("sqlite: commit: %w", err)
+		return batch, make([]error, len(batch)), fmt.Errorf("sqlite: commit: %w", err)
 	}
-	return results, nil
+	return batch, results, nil
+}
+
+// take moves the writes queued now into the batch, as far as it has room, and reports whether
+// it took any.
+func (s *Store) take(batch *[]*writeOp) bool {
+	n := len(*batch)
+	for len(*batch) < s.maxBatch {
+		select {
+		case op := <-s.ops:
+			*batch = append(*batch, op)
+		default:
+			return len(*batch) > n
+		}
+	}
+	return len(*batch) > n
 }
 
 // runOp runs one write, turning a panic into that write's error: a panic must not end the

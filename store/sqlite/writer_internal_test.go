@@ -50,9 +50,9 @@ func TestPanickingWriteFailsAlone(t *testing.T) {
 	}
 }
 
-// TestFailedWriteRollsBackAloneInBatch queues, behind a write that holds the writer, one
-// batch of writes of which one changes the database and then fails: its change is undone, the
-// others commit, and every caller gets its own outcome.
+// TestFailedWriteRollsBackAloneInBatch queues, while a write holds the writer, writes of which
+// one changes the database and then fails; they join the holder's batch. The failed write's
+// change is undone, the others commit, and every caller gets its own outcome.
 func TestFailedWriteRollsBackAloneInBatch(t *testing.T) {
 	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
 	if err != nil {
@@ -63,7 +63,9 @@ func TestFailedWriteRollsBackAloneInBatch(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	held := make(chan error, 1)
 	go func() {
-		held <- s.write(t.Context(), func(*sql.Tx) error { close(started); <-release; return nil })
+		// Writes may run twice (see write), so the holder closes started only once.
+		var once sync.Once
+		held <- s.write(t.Context(), func(*sql.Tx) error { once.Do(func() { close(started) }); <-release; return nil })
 	}()
 	<-started
 	errFailed := errors.New("this write fails after its insert")
@@ -84,7 +86,7 @@ func TestFailedWriteRollsBackAloneInBatch(t *testing.T) {
 			})
 		}()
 	}
-	// All n writes wait in the queue, so the writer takes them as one batch.
+	// All n writes wait in the queue, so the writer takes them into the running batch.
 	for len(s.ops) < n {
 		runtime.Gosched()
 	}
