@@ -16,11 +16,13 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -58,6 +60,11 @@ type Options struct {
 	// second, negative disables the cache. Writes through this Store update it at once; the
 	// TTL bounds how long a change made by another process takes to show.
 	CacheTTL time.Duration
+
+	// checkpointEvery and walRestartFrames let tests drive checkpoints themselves: zero means
+	// checkpointInterval and walRestartFrames, a negative checkpointEvery no checkpointer.
+	checkpointEvery  time.Duration
+	walRestartFrames int
 }
 
 // Store is a store.Store on one SQLite database file. It is safe for concurrent use.
@@ -65,8 +72,14 @@ type Store struct {
 	wdb *sql.DB // one connection, used only by the writer goroutine
 	rdb *sql.DB // read-only pool
 	cdb *sql.DB // one connection, used only by the checkpointer goroutine
+	// dbFile is the database file, which the checkpointer syncs.
+	dbFile *os.File
 
 	checkpointDone chan struct{}
+	// finishCheckpoint asks the writer to finish a checkpoint between two batches: see
+	// checkpoint.
+	finishCheckpoint atomic.Bool
+	walRestartFrames int
 
 	ops        chan *writeOp
 	closing    chan struct{}
@@ -150,7 +163,16 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	// The writer never checkpoints: an automatic checkpoint would copy WAL pages into the
 	// database and fsync it inside a commit, stalling every write waiting behind it. The
 	// checkpointer goroutine does it on a connection of its own instead.
-	if _, err := wdb.ExecContext(ctx, "PRAGMA wal_autocheckpoint = 0"); err != nil {
+	// When the WAL starts over after a burst of writes, it is cut back to twice the length at
+	// which the writer restarts it, so the disk space a burst took is given back.
+	if o.walRestartFrames <= 0 {
+		o.walRestartFrames = walRestartFrames
+	}
+	if o.checkpointEvery == 0 {
+		o.checkpointEvery = checkpointInterval
+	}
+	if _, err := wdb.ExecContext(ctx, "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = "+
+		strconv.Itoa(2*o.walRestartFrames*(4096+24))); err != nil {
 		wdb.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
@@ -180,9 +202,17 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		cdb.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
+	// The checkpointer syncs the database file itself (see checkpoint).
+	dbFile, err := os.Open(path)
+	if err != nil {
+		wdb.Close()
+		rdb.Close()
+		cdb.Close()
+		return nil, fmt.Errorf("sqlite: open %s for syncing: %w", path, err)
+	}
 
 	s := &Store{
-		wdb: wdb, rdb: rdb, cdb: cdb, checkpointDone: make(chan struct{}),
+		wdb: wdb, rdb: rdb, cdb: cdb, dbFile: dbFile, checkpointDone: make(chan struct{}), walRestartFrames: o.walRestartFrames,
 		ops:        make(chan *writeOp, o.MaxBatch),
 		closing:    make(chan struct{}),
 		writerDone: make(chan struct{}),
@@ -193,7 +223,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		pending:    newDeltas(),
 	}
 	go s.writer()
-	go s.checkpointer()
+	go s.checkpointer(o.checkpointEvery)
 	return s, nil
 }
 
@@ -214,7 +244,7 @@ func (s *Store) Close() error {
 		<-s.checkpointDone
 		// Fold the WAL into the database so the file stands alone after Close.
 		_, cerr := s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
-		err = errors.Join(cerr, s.wdb.Close(), s.rdb.Close(), s.cdb.Close())
+		err = errors.Join(cerr, s.wdb.Close(), s.rdb.Close(), s.cdb.Close(), s.dbFile.Close())
 	})
 	return err
 }
@@ -276,10 +306,17 @@ const stmtCacheSize = 64
 // checkpointInterval is how often the checkpointer copies the WAL into the database.
 const checkpointInterval = 500 * time.Millisecond
 
-// checkpointer runs passive checkpoints beside the writer (they never block it) until Close.
-func (s *Store) checkpointer() {
+// walRestartFrames is the length of the WAL (in frames: 128 MiB of 4 KiB pages) from which the
+// checkpointer asks the writer to finish a checkpoint, so that the WAL starts over.
+const walRestartFrames = 32768
+
+// checkpointer runs checkpoints beside the writer every interval until Close.
+func (s *Store) checkpointer(every time.Duration) {
 	defer close(s.checkpointDone)
-	t := time.NewTicker(checkpointInterval)
+	if every < 0 {
+		return
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -287,8 +324,60 @@ func (s *Store) checkpointer() {
 			return
 		case <-t.C:
 			// A failed checkpoint is retried at the next tick; the WAL only grows meanwhile.
-			_, _ = s.cdb.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+			_ = s.checkpoint()
 		}
+	}
+}
+
+// checkpoint copies the WAL into the database without waiting for the writer (a passive
+// checkpoint), and asks the writer to finish the job once the WAL is long.
+//
+// SQLite starts the WAL over, at the writer's next transaction, only when every frame in it
+// has been copied. Under steady writes a passive checkpoint never gets there: the writer
+// commits new frames while it copies. The WAL would then grow for as long as the writes last
+// (by 70 MB a second under the load benchmark) and never shrink. So once the WAL is long, the
+// checkpointer runs again until a run finds few new frames, and then asks the writer to copy
+// those few itself between two batches, when nothing else is writing. Its next transaction
+// starts the WAL over.
+//
+// A checkpoint that does not reach the end of the WAL leaves the pages it copied unsynced:
+// SQLite syncs the database file only when a checkpoint copies every frame, which under steady
+// writes is the writer's. That sync then wrote out everything copied since the WAL last
+// started over, and took 60 ms under the load benchmark with every write waiting. So each run
+// of the checkpointer on a long WAL syncs the file itself, and the writer's sync finds only the
+// last few pages to write. (Syncing after every run, or starting the kernel's writeback after
+// every run, spread the writing out but cost the writes' own syncs more: PUT p99 27-35 ms
+// under the load benchmark against 22-23 ms.)
+func (s *Store) checkpoint() error {
+	var busy, frames, copied int
+	for i, prev := 0, -1; i < 4; i, prev = i+1, frames {
+		if err := s.cdb.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err != nil {
+			return fmt.Errorf("sqlite: checkpoint: %w", err)
+		}
+		if frames < s.walRestartFrames {
+			return nil
+		}
+		if err := s.dbFile.Sync(); err != nil {
+			return fmt.Errorf("sqlite: checkpoint: sync %s: %w", s.dbFile.Name(), err)
+		}
+		if prev >= 0 && frames-prev < s.walRestartFrames/256 {
+			break
+		}
+	}
+	// Unless a reader holds back the copy.
+	if copied == frames {
+		s.finishCheckpoint.Store(true)
+	}
+	return nil
+}
+
+// finishCheckpointIfAsked runs, in the writer between two batches, the last of a checkpoint the
+// checkpointer asked for (see checkpoint). The checkpointer has just copied all but the latest
+// frames, so this takes a few milliseconds at most. A failure leaves the WAL to grow until the
+// next request.
+func (s *Store) finishCheckpointIfAsked() {
+	if s.finishCheckpoint.Swap(false) {
+		_, _ = s.wdb.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 	}
 }
 
@@ -327,6 +416,7 @@ func (s *Store) writer() {
 	for {
 		select {
 		case op := <-s.ops:
+			s.finishCheckpointIfAsked()
 			batch = s.commit(append(batch[:0], op))
 		case <-s.closing:
 			// Finish what was queued before Close; later writes see ErrClosed.
