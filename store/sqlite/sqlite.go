@@ -124,6 +124,12 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if o.CacheTTL == 0 {
 		o.CacheTTL = time.Second
 	}
+	if o.walRestartFrames <= 0 {
+		o.walRestartFrames = walRestartFrames
+	}
+	if o.checkpointEvery == 0 {
+		o.checkpointEvery = checkpointInterval
+	}
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, errors.New("sqlite: give a file path; in-memory databases cannot be shared by the read pool")
 	}
@@ -160,17 +166,12 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
-	// The writer never checkpoints: an automatic checkpoint would copy WAL pages into the
-	// database and fsync it inside a commit, stalling every write waiting behind it. The
-	// checkpointer goroutine does it on a connection of its own instead.
-	// When the WAL starts over after a burst of writes, it is cut back to twice the length at
-	// which the writer restarts it, so the disk space a burst took is given back.
-	if o.walRestartFrames <= 0 {
-		o.walRestartFrames = walRestartFrames
-	}
-	if o.checkpointEvery == 0 {
-		o.checkpointEvery = checkpointInterval
-	}
+	// The writer runs no automatic checkpoints: one would copy WAL pages into the database
+	// and fsync it inside a commit, stalling every write waiting behind it. The checkpointer
+	// goroutine runs them on a connection of its own instead, and the writer only finishes one
+	// once the WAL has grown long (see checkpoint). When the WAL starts over after a burst of
+	// writes, it is cut back to twice that length, so the disk space the burst took is given
+	// back.
 	if _, err := wdb.ExecContext(ctx, "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = "+
 		strconv.Itoa(2*o.walRestartFrames*(4096+24))); err != nil {
 		wdb.Close()
