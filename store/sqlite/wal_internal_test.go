@@ -119,6 +119,13 @@ func TestWriterStartsWALOverWhenAsked(t *testing.T) {
 // finish: once the WAL reaches the restart length and all of it is copied, not before.
 func TestCheckpointAsksWriterOnlyForLongWAL(t *testing.T) {
 	s, path := openForCheckpoints(t, 64)
+	var limit int
+	if err := s.wdb.QueryRow("PRAGMA journal_size_limit").Scan(&limit); err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * 64 * (4096 + 24); limit != want {
+		t.Errorf("journal_size_limit = %d, want %d (twice the restart length)", limit, want)
+	}
 	writeTeams(t, s, "a", 2)
 	if err := s.checkpoint(); err != nil {
 		t.Fatal(err)
