@@ -308,9 +308,12 @@ const stmtCacheSize = 64
 // checkpointInterval is how often the checkpointer copies the WAL into the database.
 const checkpointInterval = 500 * time.Millisecond
 
-// walRestartFrames is the length of the WAL (in frames: 128 MiB of 4 KiB pages) from which the
-// checkpointer asks the writer to finish a checkpoint, so that the WAL starts over.
-const walRestartFrames = 32768
+// walRestartFrames is the length of the WAL (in frames: 512 MiB of 4 KiB pages) from which the
+// checkpointer asks the writer to finish a checkpoint, so that the WAL starts over. Each start
+// over syncs the pages copied since the last one while the writes go on; at 128 MiB the
+// syncs came four times as often, and over 45 s of the PUT load p99 was 24-27 ms against
+// 22-23 ms at 512 MiB (and 23 ms with a WAL left to grow, to 3 GB).
+const walRestartFrames = 131072
 
 // checkpointer runs checkpoints beside the writer every interval until Close.
 func (s *Store) checkpointer(every time.Duration) {
