@@ -5,9 +5,10 @@
 // It prepares an SQLite file holding a survey with -rows responses (seeded once, then reused),
 // starts two servers as child processes on loopback: svc (the real handler over that file,
 // synchronous=FULL) and a baseline handler that only decodes and encodes the same JSON with no
-// storage. It then drives both with the same Go load generator at -conns connections and prints,
-// per scenario, requests/s, p50/p99 latency, errors, the ratio to the baseline and the server's CPU
-// time per request (also as a ratio), and the svc server's peak memory.
+// storage. It then drives both with the same Go load generator at -conns connections (see load)
+// and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the baseline, the
+// server's CPU time per request (also as a ratio) and the load generator's, and the svc server's
+// peak memory.
 package main
 
 import (
@@ -169,17 +170,20 @@ type result struct {
 	requests, errors int64
 	elapsed          time.Duration
 	latencies        []time.Duration
-	// cpu is the CPU time the server process used during the scenario.
-	cpu time.Duration
+	// cpu and genCPU are the CPU time the server process and the load generator used during
+	// the scenario.
+	cpu, genCPU time.Duration
 }
 
 // cpuPerRequest is the server's CPU time per request: unlike requests/s, it hardly depends on
 // how much of the shared machine the load generator and other tenants take.
-func (r result) cpuPerRequest() time.Duration {
+func (r result) cpuPerRequest() time.Duration { return r.perRequest(r.cpu) }
+
+func (r result) perRequest(d time.Duration) time.Duration {
 	if r.requests == 0 {
 		return 0
 	}
-	return r.cpu / time.Duration(r.requests)
+	return d / time.Duration(r.requests)
 }
 
 func (r result) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }
@@ -191,8 +195,13 @@ func (r result) pct(p float64) time.Duration {
 	return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
 }
 
-// load sends requests made by next from conns goroutines for d, and measures them.
-func load(client *http.Client, conns int, d time.Duration, next func(seq int64) (*http.Request, error)) result {
+// load sends requests made by next over conns keep-alive connections to addr for d, one
+// request at a time on each, and measures them. Each connection is a plain TCP connection that
+// writes requests with http.Request.Write and reads answers with http.ReadResponse: the same
+// wire format as http.Client, without the Transport's connection pool and its two goroutines
+// per connection, whose cost (about the baseline server's own per request) took CPU from the
+// server being measured on this shared 2-core machine.
+func load(addr string, conns int, d time.Duration, next func(seq int64) (*http.Request, error)) result {
 	var seq, errs, total atomic.Int64
 	lat := make([][]time.Duration, conns)
 	deadline := time.Now().Add(d)
@@ -202,6 +211,8 @@ func load(client *http.Client, conns int, d time.Duration, next func(seq int64) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var conn *loadConn
+			defer func() { conn.close() }()
 			for time.Now().Before(deadline) {
 				req, err := next(seq.Add(1))
 				if err != nil {
@@ -209,18 +220,19 @@ func load(client *http.Client, conns int, d time.Duration, next func(seq int64) 
 					continue
 				}
 				t0 := time.Now()
-				resp, err := client.Do(req)
+				if conn == nil {
+					conn, err = dial(addr)
+				}
 				if err == nil {
-					_, _ = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode >= 400 {
-						err = fmt.Errorf("status %d", resp.StatusCode)
-					}
+					err = conn.do(req)
 				}
 				lat[c] = append(lat[c], time.Since(t0))
+
 				total.Add(1)
 				if err != nil {
 					errs.Add(1)
+					conn.close()
+					conn = nil
 				}
 			}
 		}()
@@ -232,4 +244,58 @@ func load(client *http.Client, conns int, d time.Duration, next func(seq int64) 
 	}
 	slices.Sort(r.latencies)
 	return r
+}
+
+// loadConn is one keep-alive connection of the load generator.
+type loadConn struct {
+	c  net.Conn
+	br *bufio.Reader
+	bw *bufio.Writer
+}
+
+func dial(addr string) (*loadConn, error) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return &loadConn{c: c, br: bufio.NewReader(c), bw: bufio.NewWriter(c)}, nil
+}
+
+// requestTimeout bounds one request, so that a server that stops answering fails the run's
+// requests rather than hanging it.
+const requestTimeout = 30 * time.Second
+
+// do sends req and reads its whole answer. An error status is an error, and so is an answer
+// that closes the connection, which the caller then dials again.
+func (l *loadConn) do(req *http.Request) error {
+	if err := l.c.SetDeadline(time.Now().Add(requestTimeout)); err != nil {
+		return err
+	}
+	if err := req.Write(l.bw); err != nil {
+		return err
+	}
+	if err := l.bw.Flush(); err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(l.br, req)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	switch {
+	case err != nil:
+		return err
+	case resp.StatusCode >= 400:
+		return fmt.Errorf("status %d", resp.StatusCode)
+	case resp.Close:
+		return errors.New("the server closed the connection")
+	}
+	return nil
+}
+
+func (l *loadConn) close() {
+	if l != nil {
+		l.c.Close()
+	}
 }

@@ -33,7 +33,6 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	}
 	defer base.stop()
 
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}, Timeout: 30 * time.Second}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	req := func(method, url, body string) func(int64) (*http.Request, error) {
 		return func(seq int64) (*http.Request, error) {
@@ -97,12 +96,20 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 		if err != nil {
 			return err
 		}
-		r := load(client, conns, d, s.next)
+		genBefore, err := cpuTime(os.Getpid())
+		if err != nil {
+			return err
+		}
+		r := load(strings.TrimPrefix(s.srv.addr, "http://"), conns, d, s.next)
 		after, err := cpuTime(s.srv.cmd.Process.Pid)
 		if err != nil {
 			return err
 		}
-		r.cpu = after - before
+		genAfter, err := cpuTime(os.Getpid())
+		if err != nil {
+			return err
+		}
+		r.cpu, r.genCPU = after-before, genAfter-genBefore
 		results[s.name] = r
 	}
 	peak, err := peakRSS(svcSrv.cmd.Process.Pid)
@@ -113,8 +120,8 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	ratio := func(a, b string) float64 { return results[a].rps() / results[b].rps() }
 	fmt.Printf("\n%d connections, %v per scenario, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
 		conns, d, runtime.NumCPU(), runtime.Version(), sync, rows)
-	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline | server CPU/request | vs baseline |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline | server CPU/request | vs baseline | load generator CPU/request |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	baselineOf := map[string]string{
 		"PUT response (new ids)": "baseline PUT", "POST event": "baseline POST", "GET survey": "baseline GET",
 		"GET responses, first page": "baseline GET", "GET responses, 90% deep": "baseline GET",
@@ -126,8 +133,9 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 			vs = fmt.Sprintf("%.2fx", ratio(s.name, b))
 			cpuVs = fmt.Sprintf("%.1fx", r.cpuPerRequest().Seconds()/results[b].cpuPerRequest().Seconds())
 		}
-		fmt.Printf("| %s | %.0f | %v | %v | %d | %s | %v | %s |\n", s.name, r.rps(), r.pct(0.50).Round(10*time.Microsecond),
-			r.pct(0.99).Round(10*time.Microsecond), r.errors, vs, r.cpuPerRequest().Round(time.Microsecond), cpuVs)
+		fmt.Printf("| %s | %.0f | %v | %v | %d | %s | %v | %s | %v |\n", s.name, r.rps(), r.pct(0.50).Round(10*time.Microsecond),
+			r.pct(0.99).Round(10*time.Microsecond), r.errors, vs, r.cpuPerRequest().Round(time.Microsecond), cpuVs,
+			r.perRequest(r.genCPU).Round(time.Microsecond))
 	}
 	deep := results["GET responses, 90% deep"].pct(0.5).Seconds() / results["GET responses, first page"].pct(0.5).Seconds()
 	check := func(ok bool) string {
