@@ -49,6 +49,7 @@ func (h *Handler) protected(fn teamHandler) http.Handler {
 
 func (h *Handler) withKey(fn teamHandler, kind store.KeyKind, extract func(*http.Request) (string, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = endpointWriter(w)
 		key, err := extract(r)
 		if err == nil {
 			var team string

@@ -10,7 +10,6 @@ package handler
 import (
 	"log/slog"
 	"net/http"
-	"path"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -115,21 +114,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if _, pattern := h.mux.Handler(r); pattern == "" || !isClean(r.URL.Path) {
-		h.mux.ServeHTTP(&jsonFallback{ResponseWriter: w, h: h, r: r}, r)
-		return
-	}
-	h.mux.ServeHTTP(w, r)
+	// The mux routes the request once, with jsonFallback in front of the writer. Every
+	// endpoint takes the writer back out (see endpointWriter), so only the mux's own replies
+	// reach jsonFallback: its 404s, 405s and redirects to clean a path.
+	h.mux.ServeHTTP(&jsonFallback{ResponseWriter: w, h: h, r: r}, r)
 }
 
-// isClean reports whether p is already in the canonical form the mux routes without a
-// redirect.
-func isClean(p string) bool {
-	c := path.Clean(p)
-	if strings.HasSuffix(p, "/") && c != "/" {
-		c += "/"
+// endpointWriter returns the writer ServeHTTP wrapped for the mux, for the endpoint the mux
+// routed the request to, so that the endpoint's own replies (errors included) are not taken
+// for the mux's.
+func endpointWriter(w http.ResponseWriter) http.ResponseWriter {
+	if f, ok := w.(*jsonFallback); ok {
+		return f.ResponseWriter
 	}
-	return c == p
+	return w
 }
 
 // cors sets the CORS headers of a public endpoint and answers a preflight, reporting whether
