@@ -227,7 +227,6 @@ func load(addr string, conns int, d time.Duration, next func(seq int64) (*http.R
 					err = conn.do(req)
 				}
 				lat[c] = append(lat[c], time.Since(t0))
-
 				total.Add(1)
 				if err != nil {
 					errs.Add(1)
