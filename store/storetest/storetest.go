@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -418,11 +419,16 @@ func testResponseList(t *testing.T, s store.Store) {
 	sv := mustSurvey(t, s, newSurvey("a", t0))
 	respondents := []string{"ann", "bob", "cat"}
 	var all []string
+	// Each response has metadata of its own, so that a store handing out one buffer for the
+	// rows of a page shows.
+	metaOf := map[string]string{}
 	for i := range 30 {
 		w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: respondents[i%3],
-			Data: survey.Answers{}, At: t0.Add(time.Duration(i/2) * time.Minute)} // pairs share a time
+			Data: survey.Answers{}, Metadata: map[string]string{"n": strconv.Itoa(i)},
+			At: t0.Add(time.Duration(i/2) * time.Minute)} // pairs share a time
 		put(t, s, w)
 		all = append(all, w.ID)
+		metaOf[w.ID] = fmt.Sprintf(`{"n":"%d"}`, i)
 	}
 	walk := func(q store.ResponseQuery, insertDuring bool) []store.Response {
 		var out []store.Response
@@ -456,6 +462,9 @@ func testResponseList(t *testing.T, s store.Store) {
 			t.Fatalf("response %s listed twice", r.ID)
 		}
 		seen[r.ID] = true
+		if string(r.Metadata) != metaOf[r.ID] || string(r.Data) != "{}" {
+			t.Fatalf("response %s listed with data %s and metadata %s, want {} and %s", r.ID, r.Data, r.Metadata, metaOf[r.ID])
+		}
 		if i > 0 {
 			prev := got[i-1]
 			if r.CreatedAt.After(prev.CreatedAt) || r.CreatedAt.Equal(prev.CreatedAt) && r.ID > prev.ID {
