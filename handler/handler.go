@@ -63,6 +63,8 @@ type Handler struct {
 	surveys map[string]*encodedSurvey
 
 	limiter *limiter // nil when rate limiting is off
+
+	pageBuffers sync.Pool // of *[]byte, see pageBuffer
 }
 
 // New returns a Handler serving s.
