@@ -2,7 +2,8 @@
 //
 //	go run ./internal/loadbench
 //
-// It prepares an SQLite file holding a survey with -rows responses (seeded once, then reused),
+// It prepares an SQLite file holding a survey with -rows responses (seeded once, then reused)
+// and an empty survey for the load's writes (emptied again at the start of every run). It
 // starts two servers as child processes on loopback: svc (the real handler over that file,
 // synchronous=FULL) and a baseline handler that only decodes and encodes the same JSON with no
 // storage. It then drives both with the same Go load generator at -conns connections (see load)

@@ -12,6 +12,18 @@ import (
 	"github.com/svc-feedback/svc/internal/benchdata"
 )
 
+// The scenarios, by the names the tables print.
+const (
+	baselinePUT       = "baseline PUT"
+	putResponse       = "PUT response (new ids)"
+	baselinePOST      = "baseline POST"
+	postEvent         = "POST event"
+	baselineGET       = "baseline GET"
+	getSurveyScenario = "GET survey"
+	firstPage         = "GET responses, first page"
+	deepPage          = "GET responses, 90% deep"
+)
+
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 
 const putBody = `{"respondent":"user%d","data":{"nps":9,"stars":4,"favourite":"Alerts","missing":["Speed","Docs"],` +
@@ -67,14 +79,14 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 		srv  *child
 		next func(int64) (*http.Request, error)
 	}{
-		{"baseline PUT", base, req("PUT", base.addr+put, putBody)},
-		{"PUT response (new ids)", svcSrv, req("PUT", svcSrv.addr+put, putBody)},
-		{"baseline POST", base, req("POST", base.addr+event, `{"type":"view"}`)},
-		{"POST event", svcSrv, req("POST", svcSrv.addr+event, `{"type":"view"}`)},
-		{"baseline GET", base, req("GET", base.addr+getSurvey, "")},
-		{"GET survey", svcSrv, req("GET", svcSrv.addr+getSurvey, "")},
-		{"GET responses, first page", svcSrv, req("GET", svcSrv.addr+responses, "")},
-		{"GET responses, 90% deep", svcSrv, req("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), "")},
+		{baselinePUT, base, req("PUT", base.addr+put, putBody)},
+		{putResponse, svcSrv, req("PUT", svcSrv.addr+put, putBody)},
+		{baselinePOST, base, req("POST", base.addr+event, `{"type":"view"}`)},
+		{postEvent, svcSrv, req("POST", svcSrv.addr+event, `{"type":"view"}`)},
+		{baselineGET, base, req("GET", base.addr+getSurvey, "")},
+		{getSurveyScenario, svcSrv, req("GET", svcSrv.addr+getSurvey, "")},
+		{firstPage, svcSrv, req("GET", svcSrv.addr+responses, "")},
+		{deepPage, svcSrv, req("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), "")},
 	}
 	results := map[string]result{}
 	if only != "" {
@@ -123,8 +135,8 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline | server CPU/request | vs baseline | load generator CPU/request |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	baselineOf := map[string]string{
-		"PUT response (new ids)": "baseline PUT", "POST event": "baseline POST", "GET survey": "baseline GET",
-		"GET responses, first page": "baseline GET", "GET responses, 90% deep": "baseline GET",
+		putResponse: baselinePUT, postEvent: baselinePOST, getSurveyScenario: baselineGET,
+		firstPage: baselineGET, deepPage: baselineGET,
 	}
 	for _, s := range scenarios {
 		r := results[s.name]
@@ -137,20 +149,31 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 			r.pct(0.99).Round(10*time.Microsecond), r.errors, vs, r.cpuPerRequest().Round(time.Microsecond), cpuVs,
 			r.perRequest(r.genCPU).Round(time.Microsecond))
 	}
-	deep := results["GET responses, 90% deep"].pct(0.5).Seconds() / results["GET responses, first page"].pct(0.5).Seconds()
+	deep := results[deepPage].pct(0.5).Seconds() / results[firstPage].pct(0.5).Seconds()
 	check := func(ok bool) string {
 		if ok {
 			return "met"
 		}
 		return "MISSED"
 	}
+	// row prints a target, or that it was not measured when -only left out a scenario it needs.
+	row := func(target, measured string, ok bool, needs ...string) {
+		for _, n := range needs {
+			if _, ran := results[n]; !ran {
+				fmt.Printf("| %s | | not run |\n", target)
+				return
+			}
+		}
+		fmt.Printf("| %s | %s | %s |\n", target, measured, check(ok))
+	}
 	fmt.Printf("\n| target | measured | |\n|---|---:|---|\n")
-	fmt.Printf("| PUT response >= 0.40x baseline PUT | %.2fx | %s |\n", ratio("PUT response (new ids)", "baseline PUT"), check(ratio("PUT response (new ids)", "baseline PUT") >= 0.40))
-	fmt.Printf("| PUT response p99 < 20 ms | %v | %s |\n", results["PUT response (new ids)"].pct(0.99).Round(10*time.Microsecond), check(results["PUT response (new ids)"].pct(0.99) < 20*time.Millisecond))
-	fmt.Printf("| POST event >= 0.40x baseline POST | %.2fx | %s |\n", ratio("POST event", "baseline POST"), check(ratio("POST event", "baseline POST") >= 0.40))
-	fmt.Printf("| GET survey >= 0.80x baseline GET | %.2fx | %s |\n", ratio("GET survey", "baseline GET"), check(ratio("GET survey", "baseline GET") >= 0.80))
-	fmt.Printf("| deep page p50 within 1.2x of first page | %.2fx | %s |\n", deep, check(deep <= 1.2))
-	fmt.Printf("| GET responses (100) >= 0.10x baseline GET | %.2fx | %s |\n", ratio("GET responses, 90% deep", "baseline GET"), check(ratio("GET responses, 90% deep", "baseline GET") >= 0.10))
-	fmt.Printf("| svc peak memory < 150 MB | %.0f MB | %s |\n", float64(peak)/(1<<20), check(peak < 150<<20))
+	row("PUT response >= 0.40x baseline PUT", fmt.Sprintf("%.2fx", ratio(putResponse, baselinePUT)), ratio(putResponse, baselinePUT) >= 0.40, putResponse)
+	row("PUT response p99 < 20 ms", fmt.Sprint(results[putResponse].pct(0.99).Round(10*time.Microsecond)), results[putResponse].pct(0.99) < 20*time.Millisecond, putResponse)
+	row("POST event >= 0.40x baseline POST", fmt.Sprintf("%.2fx", ratio(postEvent, baselinePOST)), ratio(postEvent, baselinePOST) >= 0.40, postEvent)
+	row("GET survey >= 0.80x baseline GET", fmt.Sprintf("%.2fx", ratio(getSurveyScenario, baselineGET)), ratio(getSurveyScenario, baselineGET) >= 0.80, getSurveyScenario)
+	row("deep page p50 within 1.2x of first page", fmt.Sprintf("%.2fx", deep), deep <= 1.2, firstPage, deepPage)
+	pages := min(ratio(firstPage, baselineGET), ratio(deepPage, baselineGET)) // both pages must meet it
+	row("GET responses (100), either page, >= 0.10x baseline GET", fmt.Sprintf("%.2fx", pages), pages >= 0.10, firstPage, deepPage)
+	row("svc peak memory < 150 MB", fmt.Sprintf("%.0f MB", float64(peak)/(1<<20)), peak < 150<<20)
 	return nil
 }

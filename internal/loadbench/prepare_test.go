@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/svc-feedback/svc/internal/benchdata"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// TestPrepareClearsTheLastLoad: every run starts from an empty load survey, whatever earlier
+// runs wrote into it, and keeps the benchmark survey as it was seeded.
+func TestPrepareClearsTheLastLoad(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "bench.db")
+	const rows = 20
+	if err := prepare(db, rows); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := benchdata.End(rows)
+	if _, _, err := st.PutResponse(ctx, store.ResponseWrite{SurveyID: loadSurvey, ID: "l1", Respondent: "u1",
+		Data: survey.Answers{"nps": survey.Number(9)}, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordEvent(ctx, store.Event{SurveyID: loadSurvey, Respondent: "u2", Type: store.EventView, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := st.Stats(ctx, loadSurvey); err != nil || s.TotalResponses != 1 || s.TotalViews != 1 {
+		t.Fatalf("the load survey's stats after writing to it: %+v, %v", s, err)
+	}
+	st.Close()
+
+	if err := prepare(db, rows); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = sqlite.Open(ctx, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Response(ctx, loadSurvey, "l1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the last run's response: %v, want ErrNotFound", err)
+	}
+	if h, err := st.History(ctx, loadSurvey, "u2"); err != nil || h != (store.History{}) {
+		t.Errorf("the last run's respondent: %+v, %v, want no history", h, err)
+	}
+	s, err := st.Stats(ctx, loadSurvey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(store.Stats{}, s); diff != "" {
+		t.Errorf("the load survey's stats (-want +got):\n%s", diff)
+	}
+	counts, err := st.RatingCounts(ctx, loadSurvey, []string{"nps"}, benchdata.Start, at.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(counts["nps"]) != 0 {
+		t.Errorf("the last run's ratings are still counted: %v", counts)
+	}
+	if s, err := st.Stats(ctx, benchdata.SurveyID); err != nil || s.TotalResponses != rows {
+		t.Errorf("the benchmark survey's stats: %+v, %v, want %d responses", s, err, rows)
+	}
+}
