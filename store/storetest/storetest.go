@@ -465,6 +465,11 @@ func testResponseList(t *testing.T, s store.Store) {
 		if string(r.Metadata) != metaOf[r.ID] || string(r.Data) != "{}" {
 			t.Fatalf("response %s listed with data %s and metadata %s, want {} and %s", r.ID, r.Data, r.Metadata, metaOf[r.ID])
 		}
+		// The caller owns what it is handed: appending to the data must leave the rest alone.
+		_ = append(r.Data, "xxxx"...)
+		if string(r.Metadata) != metaOf[r.ID] {
+			t.Fatalf("response %s: appending to its data changed its metadata to %s", r.ID, r.Metadata)
+		}
 		if i > 0 {
 			prev := got[i-1]
 			if r.CreatedAt.After(prev.CreatedAt) || r.CreatedAt.Equal(prev.CreatedAt) && r.ID > prev.ID {
