@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,7 +19,12 @@ import (
 // runs wrote into it, and keeps the benchmark survey as it was seeded.
 func TestPrepareClearsTheLastLoad(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "bench.db")
+	// A folder name that means something in a URI: the file must still be the one cleared.
+	dir := filepath.Join(t.TempDir(), "odd?dir#%20")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "bench.db")
 	const rows = 20
 	if err := prepare(db, rows); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/pprof"
 	"time"
@@ -55,7 +56,8 @@ func clearLoad(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_busy_timeout=10000&_txlock=immediate")
+	dsn := url.URL{Scheme: "file", Path: path, RawQuery: "_journal_mode=WAL&_busy_timeout=10000&_txlock=immediate"}
+	db, err := sql.Open("sqlite3", dsn.String())
 	if err != nil {
 		return err
 	}
