@@ -38,6 +38,7 @@ func main() {
 	rows := flag.Int("rows", 1_000_000, "responses (and events) of the benchmark survey")
 	conns := flag.Int("conns", 64, "concurrent connections")
 	duration := flag.Duration("duration", 10*time.Second, "length of each scenario")
+	rounds := flag.Int("rounds", 5, "slices each scenario runs in, taking turns with its baseline's")
 	sync := flag.String("sync", "FULL", "SQLite synchronous level of the svc server: FULL (durable on power loss) or NORMAL")
 	only := flag.String("only", "", "run only the scenarios whose name contains this text (and their baselines)")
 	flag.Parse()
@@ -49,7 +50,7 @@ func main() {
 	case "baseline":
 		err = serveBaseline()
 	case "":
-		err = run(*db, *rows, *conns, *duration, *sync, *only)
+		err = run(*db, *rows, *conns, *duration, *rounds, *sync, *only)
 	default:
 		err = fmt.Errorf("unknown -serve %q", *serve)
 	}
@@ -185,6 +186,17 @@ func (r result) perRequest(d time.Duration) time.Duration {
 		return 0
 	}
 	return d / time.Duration(r.requests)
+}
+
+// add folds another slice of the same scenario into r.
+func (r *result) add(o result) {
+	r.requests += o.requests
+	r.errors += o.errors
+	r.elapsed += o.elapsed
+	r.cpu += o.cpu
+	r.genCPU += o.genCPU
+	r.latencies = append(r.latencies, o.latencies...)
+	slices.Sort(r.latencies)
 }
 
 func (r result) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }

@@ -29,7 +29,32 @@ func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 const putBody = `{"respondent":"user%d","data":{"nps":9,"stars":4,"favourite":"Alerts","missing":["Speed","Docs"],` +
 	`"comments":"The new dashboard is great, but exports are slow"},"metadata":{"page":"/dashboard","plan":"pro","locale":"en-GB"}}`
 
-func run(db string, rows, conns int, d time.Duration, sync, only string) error {
+// interleave orders the slices of a run: each baseline and the scenarios after it (up to the
+// next baseline) take turns, one slice each, rounds times. The machine is shared and its speed
+// drifts over seconds; run one after the other, a scenario and its baseline would meet
+// different machines, and the ratio would measure the drift. It returns indexes into names.
+func interleave(names []string, rounds int) []int {
+	var order, group []int
+	flush := func() {
+		for range rounds {
+			order = append(order, group...)
+		}
+		group = group[:0]
+	}
+	for i, n := range names {
+		if strings.HasPrefix(n, "baseline") {
+			flush()
+		}
+		group = append(group, i)
+	}
+	flush()
+	return order
+}
+
+func run(db string, rows, conns int, d time.Duration, rounds int, sync, only string) error {
+	if rounds < 1 {
+		return fmt.Errorf("-rounds must be at least 1, not %d", rounds)
+	}
 	fmt.Printf("preparing %s (%d responses, %d events)...\n", db, rows, rows)
 	if err := prepare(db, rows); err != nil {
 		return err
@@ -102,8 +127,19 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 		}
 		scenarios = keep
 	}
-	for _, s := range scenarios {
-		fmt.Fprintf(os.Stderr, "running %s for %v...\n", s.name, d)
+	names := make([]string, len(scenarios))
+	for i, s := range scenarios {
+		names[i] = s.name
+	}
+	slice := d / time.Duration(rounds)
+	sliceOf := map[string]int64{}
+	for _, i := range interleave(names, rounds) {
+		s := scenarios[i]
+		// Every slice numbers its requests afresh: an offset keeps PUT ids new across slices.
+		offset := sliceOf[s.name] * 1_000_000_000
+		sliceOf[s.name]++
+		next := func(seq int64) (*http.Request, error) { return s.next(offset + seq) }
+		fmt.Fprintf(os.Stderr, "running %s for %v (slice %d of %d)...\n", s.name, slice, sliceOf[s.name], rounds)
 		before, err := cpuTime(s.srv.cmd.Process.Pid)
 		if err != nil {
 			return err
@@ -112,7 +148,7 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 		if err != nil {
 			return err
 		}
-		r := load(strings.TrimPrefix(s.srv.addr, "http://"), conns, d, s.next)
+		r := load(strings.TrimPrefix(s.srv.addr, "http://"), conns, slice, next)
 		after, err := cpuTime(s.srv.cmd.Process.Pid)
 		if err != nil {
 			return err
@@ -122,7 +158,9 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 			return err
 		}
 		r.cpu, r.genCPU = after-before, genAfter-genBefore
-		results[s.name] = r
+		total := results[s.name]
+		total.add(r)
+		results[s.name] = total
 	}
 	peak, err := peakRSS(svcSrv.cmd.Process.Pid)
 	if err != nil {
@@ -130,8 +168,8 @@ func run(db string, rows, conns int, d time.Duration, sync, only string) error {
 	}
 
 	ratio := func(a, b string) float64 { return results[a].rps() / results[b].rps() }
-	fmt.Printf("\n%d connections, %v per scenario, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
-		conns, d, runtime.NumCPU(), runtime.Version(), sync, rows)
+	fmt.Printf("\n%d connections, %v per scenario in %d slices taking turns with the baseline's, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
+		conns, d, rounds, runtime.NumCPU(), runtime.Version(), sync, rows)
 	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline | server CPU/request | vs baseline | load generator CPU/request |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	baselineOf := map[string]string{
