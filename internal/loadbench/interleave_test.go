@@ -34,18 +34,18 @@ func TestResultAdd(t *testing.T) {
 		return out
 	}
 	var total result
-	total.add(result{requests: 3, errors: 1, elapsed: time.Second, latencies: ms(1, 2, 9), cpu: time.Second, genCPU: 100 * time.Millisecond})
-	total.add(result{requests: 1, elapsed: time.Second, latencies: ms(5), cpu: time.Second, genCPU: 100 * time.Millisecond})
-	if total.requests != 4 || total.errors != 1 || total.rps() != 2 {
-		t.Errorf("requests %d, errors %d, %v/s; want 4, 1, 2/s", total.requests, total.errors, total.rps())
+	total.add(result{requests: 3, inWindow: 3, errors: 1, elapsed: time.Second, latencies: ms(1, 2, 9), cpu: time.Second, genCPU: 100 * time.Millisecond})
+	total.add(result{requests: 2, inWindow: 1, elapsed: time.Second, latencies: ms(5, 40), cpu: time.Second, genCPU: 100 * time.Millisecond})
+	if total.requests != 5 || total.errors != 1 || total.rps() != 2 {
+		t.Errorf("requests %d, errors %d, %v/s; want 5, 1, 2/s (4 answered in 2 s)", total.requests, total.errors, total.rps())
 	}
-	if got := total.cpuPerRequest(); got != 500*time.Millisecond {
-		t.Errorf("CPU per request %v, want 500ms", got)
+	if got := total.cpuPerRequest(); got != 400*time.Millisecond {
+		t.Errorf("CPU per request %v, want 400ms", got)
 	}
-	if got := total.perRequest(total.genCPU); got != 50*time.Millisecond {
-		t.Errorf("generator CPU per request %v, want 50ms", got)
+	if got := total.perRequest(total.genCPU); got != 40*time.Millisecond {
+		t.Errorf("generator CPU per request %v, want 40ms", got)
 	}
-	if p50, p99 := total.pct(0.5), total.pct(0.99); p50 != 5*time.Millisecond || p99 != 9*time.Millisecond {
-		t.Errorf("p50 %v, p99 %v; want 5ms and 9ms over both slices", p50, p99)
+	if p50, p90 := total.pct(0.5), total.pct(0.9); p50 != 5*time.Millisecond || p90 != 40*time.Millisecond {
+		t.Errorf("p50 %v, p90 %v; want 5ms and 40ms over both slices", p50, p90)
 	}
 }

@@ -21,6 +21,8 @@ func TestLoad(t *testing.T) {
 			http.Error(w, "no", http.StatusInternalServerError)
 		case "/close":
 			w.Header().Set("Connection", "close")
+		case "/slow":
+			time.Sleep(400 * time.Millisecond)
 		default:
 			if r.Method == http.MethodPut && r.ContentLength == 0 {
 				http.Error(w, "no body", http.StatusBadRequest)
@@ -47,6 +49,11 @@ func TestLoad(t *testing.T) {
 	}
 	if n := conns.Load(); n != 4 {
 		t.Errorf("/ok took %d connections for 4 workers: they were not kept alive", n)
+	}
+	// A request still running when the window ends is measured, but is not throughput.
+	slow := load(addr, 1, 200*time.Millisecond, request("/slow"))
+	if slow.requests != 1 || slow.errors != 0 || slow.rps() != 0 || len(slow.latencies) != 1 {
+		t.Errorf("/slow: %d requests, %d errors, %v/s, %d latencies; want 1, 0, 0/s, 1", slow.requests, slow.errors, slow.rps(), len(slow.latencies))
 	}
 	for _, path := range []string{"/bad", "/close"} {
 		r := load(addr, 2, 100*time.Millisecond, request(path))
