@@ -6,8 +6,9 @@
 // and an empty survey for the load's writes (emptied again at the start of every run). It
 // starts two servers as child processes on loopback: svc (the real handler over that file,
 // synchronous=FULL) and a baseline handler that only decodes and encodes the same JSON with no
-// storage. It then drives both with the same Go load generator at -conns connections (see load)
-// and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the baseline, the
+// storage. It then drives both with the same Go load generator at -conns connections (see load),
+// each scenario for -duration in -rounds slices that take turns with its baseline's (see
+// interleave), and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the baseline, the
 // server's CPU time per request (also as a ratio) and the load generator's, and the svc server's
 // peak memory.
 package main
