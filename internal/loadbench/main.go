@@ -8,9 +8,9 @@
 // synchronous=FULL) and a baseline handler that only decodes and encodes the same JSON with no
 // storage. It then drives both with the same Go load generator at -conns connections (see load),
 // each scenario for -duration in -rounds slices that take turns with its baseline's (see
-// interleave), and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the baseline, the
-// server's CPU time per request (also as a ratio) and the load generator's, and the svc server's
-// peak memory.
+// interleave), and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the
+// baseline, the server's CPU time per request (also as a ratio) and the load generator's, and
+// the svc server's peak memory.
 package main
 
 import (
