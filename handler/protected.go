@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -150,9 +151,9 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 			b = append(b, ',')
 		}
 		b = append(b, `{"id":`...)
-		b = appendJSONString(b, r.ID)
+		b = jsonappend.String(b, r.ID)
 		b = append(b, `,"respondent":`...)
-		b = appendJSONString(b, r.Respondent)
+		b = jsonappend.String(b, r.Respondent)
 		b = append(b, `,"data":`...)
 		b = append(b, rawOrEmpty(r.Data)...)
 		b = append(b, `,"clientMetadata":`...)
@@ -174,20 +175,6 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 	b = append(b, "],"...)
 	b = append(b, tail[1:]...)
 	return append(b, '\n'), nil
-}
-
-// appendJSONString appends s as a JSON string. Plain printable ASCII, the usual case for ids
-// and respondents, is copied as it is; anything else goes through encoding/json.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // parseTimeParam reads an optional RFC 3339 query parameter.
