@@ -3,6 +3,7 @@ package survey_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -127,5 +128,30 @@ func TestValidateAnswers(t *testing.T) {
 				t.Fatalf("ValidateAnswers() = %v, want ErrInvalidAnswer mentioning %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestAnswersAppendJSON checks the hand-built encoding against encoding/json's, byte for byte,
+// for every kind of answer a caller can put in Answers.
+func TestAnswersAppendJSON(t *testing.T) {
+	text, num, list := survey.Text("<b>é</b>"), survey.Number(0.5), survey.Choices{"a", "b"}
+	desc := "steps"
+	for _, a := range []survey.Answers{
+		nil,
+		{},
+		{"nps": survey.Number(9), "stars": survey.Number(-1e-7), "big": survey.Number(1e21), "favourite": survey.Text("Alerts"),
+			"missing": survey.Choices{"Speed", "Docs"}, "none": survey.Choices{}, "nil": survey.Choices(nil),
+			"bug":  survey.BugReportAnswer{Title: "t", Metadata: `{"a":1}`, Description: &desc},
+			"full": survey.BugReportAnswer{Title: "<t>", Description: &desc, ScreenshotDataURL: &desc, RecordingEventsJSON: &desc}},
+		{"ptext": &text, "pnum": &num, "plist": &list, "pbug": &survey.BugReportAnswer{Title: "t"}, "null": nil, "\u2028\u2028": survey.Text("\u2028")},
+	} {
+		got, err := a.AppendJSON([]byte("x"))
+		want, _ := json.Marshal(map[string]survey.Answer(a))
+		if err != nil || string(got) != "x"+string(want) {
+			t.Errorf("AppendJSON(%v) = %s, %v; want x%s", a, got, err, want)
+		}
+	}
+	if _, err := (survey.Answers{"nps": survey.Number(math.NaN())}).AppendJSON(nil); err == nil || !strings.Contains(err.Error(), `"nps"`) {
+		t.Errorf("AppendJSON with NaN: err = %v, want an error naming the answer", err)
 	}
 }

@@ -42,8 +42,8 @@ func FuzzDefinition(f *testing.F) {
 	})
 }
 
-// FuzzAnswers decodes and validates arbitrary answers against the demo survey: no panic, and
-// valid answers round-trip.
+// FuzzAnswers decodes and validates arbitrary answers against the demo survey: no panic, the
+// answers encode to the bytes encoding/json writes for them, and valid answers round-trip.
 func FuzzAnswers(f *testing.F) {
 	f.Add([]byte(`{"nps":9,"missing":["Speed"],"favourite":"Alerts","comments":"ok","bug":{"title":"t","metadata":"m","screenshotDataUrl":"data:image/png;base64,AA==","recordingEventsJson":"[]"}}`))
 	f.Add([]byte(`{"stars":1e308,"missing":[],"bug":{"title":"","metadata":"","x":1}}`))
@@ -52,6 +52,11 @@ func FuzzAnswers(f *testing.F) {
 		var a survey.Answers
 		if json.Unmarshal(b, &a) != nil {
 			return
+		}
+		got, err := a.AppendJSON(nil)
+		want, wantErr := json.Marshal(map[string]survey.Answer(a))
+		if err != nil || wantErr != nil || string(got) != string(want) {
+			t.Fatalf("AppendJSON = %s, %v; encoding/json writes %s, %v", got, err, want, wantErr)
 		}
 		if d.ValidateAnswers(a) != nil {
 			return

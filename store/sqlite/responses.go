@@ -11,6 +11,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -31,14 +32,14 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	data, err := json.Marshal(w.Data)
+	// Answers and metadata are encoded into one buffer, sized for a typical response.
+	buf, err := w.Data.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response %s: %w", w.ID, err)
 	}
-	meta, err := json.Marshal(w.Metadata)
-	if err != nil {
-		return store.Response{}, false, fmt.Errorf("put response %s: %w", w.ID, err)
-	}
+	n := len(buf)
+	buf = jsonappend.StringMap(buf, w.Metadata)
+	data, meta := buf[:n:n], buf[n:] // capped, so that appending to the data cannot overwrite the metadata
 	sc := scores(w.Data, sv.Questions)
 	at := ms(w.At)
 	var (

@@ -300,6 +300,11 @@ func testResponseCreateUpdate(t *testing.T, s store.Store) {
 	if !r.CreatedAt.Equal(t0) || !r.UpdatedAt.Equal(t0) {
 		t.Errorf("created response times = %v, %v; want %v", r.CreatedAt, r.UpdatedAt, t0)
 	}
+	// The caller owns what it is handed: appending to the data must leave the metadata alone.
+	_ = append(r.Data, "xxxxxxxxxxxx"...)
+	if string(r.Data) != `{"nps":9}` || string(r.Metadata) != `{"page":"/home"}` {
+		t.Errorf("created response data %s and metadata %s, want {\"nps\":9} and {\"page\":\"/home\"}", r.Data, r.Metadata)
+	}
 
 	w.Data = survey.Answers{"nps": survey.Number(3), "comments": survey.Text("meh")}
 	w.Metadata = map[string]string{"page": "/pricing"}
