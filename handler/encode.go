@@ -34,10 +34,29 @@ func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	hd := w.Header()
+	setHeader(hd, headerContentType, "application/json")
+	setHeader(hd, headerContentLength, strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// The response headers set on every request, in canonical form (see setHeader).
+const (
+	headerContentType   = "Content-Type"
+	headerContentLength = "Content-Length"
+	headerETag          = "Etag"
+	headerCacheControl  = "Cache-Control"
+	headerAllowOrigin   = "Access-Control-Allow-Origin"
+	headerExposeHeaders = "Access-Control-Expose-Headers"
+)
+
+// setHeader sets a response header whose name is already canonical. http.Header.Set would
+// check and canonicalize the name on every call: with the six headers of a widget request,
+// about 2% of its CPU. TestHeaderNamesAreCanonical holds the names to that form; a name that
+// was not would be missed by Header.Get.
+func setHeader(hd http.Header, canonicalName, value string) {
+	hd[canonicalName] = []string{value}
 }
 
 // Time is a timestamp as the API writes it: RFC 3339 in UTC with milliseconds.

@@ -2,6 +2,7 @@ package handler
 
 import (
 	"net/http/httptest"
+	"net/textproto"
 	"runtime"
 	"strings"
 	"testing"
@@ -44,5 +45,15 @@ func TestDecodeBodyDoesNotTrustDeclaredLength(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 		t.Errorf("decoding a 2-byte body declared as 10 MiB allocated %d bytes", got)
+	}
+}
+
+// TestHeaderNamesAreCanonical: setHeader stores names as given, and Header.Get (and every
+// proxy or client reading the map) looks them up in canonical form.
+func TestHeaderNamesAreCanonical(t *testing.T) {
+	for _, name := range []string{headerContentType, headerContentLength, headerETag, headerCacheControl, headerAllowOrigin, headerExposeHeaders} {
+		if c := textproto.CanonicalMIMEHeaderKey(name); c != name {
+			t.Errorf("header name %q is not canonical: %q", name, c)
+		}
 	}
 }

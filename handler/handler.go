@@ -138,15 +138,15 @@ func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	hd := w.Header()
 	if h.origins == nil {
-		hd.Set("Access-Control-Allow-Origin", "*")
+		setHeader(hd, headerAllowOrigin, "*")
 	} else {
 		hd.Add("Vary", "Origin")
 		if !h.origins[origin] {
 			return false
 		}
-		hd.Set("Access-Control-Allow-Origin", origin)
+		setHeader(hd, headerAllowOrigin, origin)
 	}
-	hd.Set("Access-Control-Expose-Headers", "ETag, Retry-After")
+	setHeader(hd, headerExposeHeaders, "ETag, Retry-After")
 	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
 		return false
 	}

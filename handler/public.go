@@ -74,8 +74,8 @@ func (h *Handler) handleSurveyGet(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	w.Header().Set("ETag", enc.etag)
-	w.Header().Set("Cache-Control", "no-cache")
+	setHeader(w.Header(), headerETag, enc.etag)
+	setHeader(w.Header(), headerCacheControl, "no-cache")
 	if etagMatches(r.Header.Get("If-None-Match"), enc.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
