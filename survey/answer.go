@@ -41,10 +41,19 @@ func (BugReportAnswer) isAnswer() {}
 
 // MarshalJSON writes an empty list as [] rather than null.
 func (c Choices) MarshalJSON() ([]byte, error) {
-	if c == nil {
-		return []byte("[]"), nil
+	return c.appendJSON(nil), nil
+}
+
+// appendJSON appends the list as a JSON array; an empty or nil list is [].
+func (c Choices) appendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, s := range c {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonappend.String(b, s)
 	}
-	return json.Marshal([]string(c))
+	return append(b, ']')
 }
 
 // Answers maps question ids to answers: the data of a response.
@@ -71,14 +80,7 @@ func (a Answers) AppendJSON(b []byte) ([]byte, error) {
 		case Number:
 			b, err = jsonappend.Float(b, float64(v))
 		case Choices:
-			b = append(b, '[') // an empty or nil list is [], as Choices.MarshalJSON writes it
-			for j, c := range v {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = jsonappend.String(b, c)
-			}
-			b = append(b, ']')
+			b = v.appendJSON(b)
 		case BugReportAnswer:
 			b = v.appendJSON(b)
 		default: // pointers to answers, and nil

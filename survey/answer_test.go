@@ -155,3 +155,18 @@ func TestAnswersAppendJSON(t *testing.T) {
 		t.Errorf("AppendJSON with NaN: err = %v, want an error naming the answer", err)
 	}
 }
+
+// TestChoicesMarshalJSON: a list encodes as encoding/json encodes a []string, except that an
+// empty or nil list is [] rather than null.
+func TestChoicesMarshalJSON(t *testing.T) {
+	for _, c := range []survey.Choices{nil, {}, {"a"}, {"Speed", "<b>Docs</b>", "é", `"q"`, "\u2028"}} {
+		want := "[]"
+		if len(c) > 0 {
+			b, _ := json.Marshal([]string(c))
+			want = string(b)
+		}
+		if got, err := json.Marshal(c); err != nil || string(got) != want {
+			t.Errorf("json.Marshal(%#v) = %s, %v; want %s", c, got, err, want)
+		}
+	}
+}
