@@ -56,42 +56,39 @@ func BenchmarkGroupCommit(b *testing.B) {
 
 // putResponsesParallel creates b.N new responses from 32 goroutines per CPU.
 func putResponsesParallel(b *testing.B, s *sqlite.Store, sv store.Survey) {
-	var n atomic.Int64
-	b.SetParallelism(32)
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			i := n.Add(1)
-			_, _, err := s.PutResponse(context.Background(), store.ResponseWrite{SurveyID: sv.ID, ID: "r" + strconv.FormatInt(i, 10),
-				Respondent: "user" + strconv.FormatInt(i%1000, 10), Metadata: map[string]string{"page": "/"},
-				Data: survey.Answers{"nps": survey.Number(i % 11), "stars": survey.Number(i%5 + 1), "comments": survey.Text("fine")},
-				At:   t0.Add(time.Duration(i) * time.Second)})
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+	parallel(b, func(i int64) error {
+		_, _, err := s.PutResponse(context.Background(), store.ResponseWrite{SurveyID: sv.ID, ID: "r" + strconv.FormatInt(i, 10),
+			Respondent: "user" + strconv.FormatInt(i%1000, 10), Metadata: map[string]string{"page": "/"},
+			Data: survey.Answers{"nps": survey.Number(i % 11), "stars": survey.Number(i%5 + 1), "comments": survey.Text("fine")},
+			At:   t0.Add(time.Duration(i) * time.Second)})
+		return err
 	})
-	b.StopTimer()
 }
 
 // BenchmarkRecordEvent records views from many goroutines at once.
 func BenchmarkRecordEvent(b *testing.B) {
 	s, sv := benchStore(b, nil)
+	parallel(b, func(i int64) error {
+		return s.RecordEvent(context.Background(), store.Event{SurveyID: sv.ID, Respondent: "user" + strconv.FormatInt(i%1000, 10),
+			Type: store.EventView, At: t0.Add(time.Duration(i) * time.Second)})
+	})
+}
+
+// parallel runs op b.N times from 32 goroutines per CPU, numbering the calls from 1, and stops
+// the timer once they are done.
+func parallel(b *testing.B, op func(i int64) error) {
 	var n atomic.Int64
 	b.SetParallelism(32)
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			i := n.Add(1)
-			err := s.RecordEvent(context.Background(), store.Event{SurveyID: sv.ID, Respondent: "user" + strconv.FormatInt(i%1000, 10),
-				Type: store.EventView, At: t0.Add(time.Duration(i) * time.Second)})
-			if err != nil {
+			if err := op(n.Add(1)); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+	b.StopTimer()
 }
 
 // BenchmarkSurveyAndKey reads a survey and looks up a key, as every widget request does.
