@@ -48,8 +48,9 @@ func TestDecodeBodyDoesNotTrustDeclaredLength(t *testing.T) {
 	}
 }
 
-// TestHeaderNamesAreCanonical: setHeader stores names as given, and Header.Get (and every
-// proxy or client reading the map) looks them up in canonical form.
+// TestHeaderNamesAreCanonical: setHeader stores names and headerValue looks them up as given,
+// while the server files request headers, and Header.Get (with every proxy or client reading
+// the map) looks reply headers up, in canonical form.
 func TestHeaderNamesAreCanonical(t *testing.T) {
 	for _, name := range []string{headerContentType, headerContentLength, headerETag, headerCacheControl, headerAllowOrigin, headerExposeHeaders,
 		headerPublishableKey, headerAuthorization, headerOrigin, headerIfNoneMatch, headerRequestMethod} {
