@@ -92,9 +92,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 // counters, and its webhook delivery. The respondent's history needs no write: History reads
 // the time of a respondent's newest response from the respondent index, which the insert has
 // just extended.
-func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc map[string]int) (store.Response, error) {
-	for qid, score := range sc {
-		s.op.rating(w.SurveyID, qid, score, at, 1)
+func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc []score) (store.Response, error) {
+	for _, sc := range sc {
+		s.op.rating(w.SurveyID, sc.question, sc.n, at, 1)
 	}
 	if err := countIfFirstResponse(tx, w.SurveyID, w.Respondent, w.ID); err != nil {
 		return store.Response{}, err
@@ -113,17 +113,17 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, old, sc map[string]int) (store.Response, error) {
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, old, sc []score) (store.Response, error) {
 	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, mapErr(err, "update response "+w.ID)
 	}
-	for qid, score := range old {
-		s.op.rating(w.SurveyID, qid, score, createdAt, -1)
+	for _, o := range old {
+		s.op.rating(w.SurveyID, o.question, o.n, createdAt, -1)
 	}
-	for qid, score := range sc {
-		s.op.rating(w.SurveyID, qid, score, createdAt, 1)
+	for _, sc := range sc {
+		s.op.rating(w.SurveyID, sc.question, sc.n, createdAt, 1)
 	}
 	// An update's time is not in the respondent index, which orders by creation: History reads
 	// it from the respondents table.
@@ -287,15 +287,25 @@ func scanValues(row []driver.Value, dest ...any) error {
 	return nil
 }
 
-// scores picks the answers to rating questions out of a response's data.
-func scores(data survey.Answers, questions []survey.Question) map[string]int {
-	out := make(map[string]int)
+// score is a response's answer to a rating question.
+type score struct {
+	question string
+	n        int
+}
+
+// scores picks the answers to rating questions out of a response's data. A slice, sized by
+// the survey, rather than a map: a map costs an allocation of a few hundred bytes on every PUT.
+func scores(data survey.Answers, questions []survey.Question) []score {
+	var out []score
 	for i := range questions {
 		if questions[i].Type() != survey.TypeRating {
 			continue
 		}
 		if n, ok := data[questions[i].ID].(survey.Number); ok {
-			out[questions[i].ID] = int(n)
+			if out == nil {
+				out = make([]score, 0, len(questions)-i)
+			}
+			out = append(out, score{questions[i].ID, int(n)})
 		}
 	}
 	return out
