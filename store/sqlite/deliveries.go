@@ -54,7 +54,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		rows, err := tx.Query(`UPDATE deliveries SET state = 'delivering', lease_until = ?, updated_at = ?
 			WHERE id IN (SELECT id FROM deliveries WHERE state IN ('pending', 'delivering')
 				AND ((state = 'pending' AND next_attempt_at <= ?) OR (state = 'delivering' AND lease_until <= ?))
-				ORDER BY next_attempt_at LIMIT ?)
+				ORDER BY next_attempt_at LIMIT +?)
 			RETURNING id`, at+lease.Milliseconds(), at, at, at, limit)
 		if err != nil {
 			return mapErr(err, "claim deliveries")
@@ -126,13 +126,13 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list deliveries: %w: limit must be positive", store.ErrInvalid)
 	}
-	q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.survey_id = ?`
+	q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.survey_id = +?`
 	args := []any{surveyID}
 	if after != nil {
 		q += ` AND (d.created_at, d.id) < (?, ?)`
 		args = append(args, ms(after.CreatedAt), after.ID)
 	}
-	q += ` ORDER BY d.created_at DESC, d.id DESC LIMIT ?`
+	q += ` ORDER BY d.created_at DESC, d.id DESC LIMIT +?`
 	args = append(args, limit+1)
 	rows, err := s.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -159,7 +159,7 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 	var d store.Delivery
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var state string
-		err := tx.QueryRow(`SELECT state FROM deliveries WHERE id = ? AND survey_id = ?`, deliveryID, surveyID).Scan(&state)
+		err := tx.QueryRow(`SELECT state FROM deliveries WHERE id = +? AND survey_id = +?`, deliveryID, surveyID).Scan(&state)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("redeliver %s: %w", deliveryID, store.ErrNotFound)
 		}
@@ -173,7 +173,7 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 			ms(at), ms(at), deliveryID); err != nil {
 			return mapErr(err, "redeliver "+deliveryID)
 		}
-		d, err = scanDelivery(tx.QueryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, deliveryID))
+		d, err = scanDelivery(tx.QueryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = +?`, deliveryID))
 		return mapErr(err, "redeliver "+deliveryID)
 	})
 	return d, err

@@ -62,9 +62,9 @@ func (s *Store) History(ctx context.Context, surveyID, respondent string) (store
 	var responded, viewed, dismissed sql.NullInt64
 	err := s.rdb.QueryRowContext(ctx, `SELECT MAX(responded), MAX(viewed), MAX(dismissed) FROM (
 		SELECT last_responded_at AS responded, last_viewed_at AS viewed, last_dismissed_at AS dismissed
-		FROM respondents WHERE survey_id = ?1 AND respondent = ?2
+		FROM respondents WHERE survey_id = +?1 AND respondent = +?2
 		UNION ALL
-		SELECT MAX(created_at), NULL, NULL FROM responses WHERE survey_id = ?1 AND respondent = ?2)`,
+		SELECT MAX(created_at), NULL, NULL FROM responses WHERE survey_id = +?1 AND respondent = +?2)`,
 		surveyID, respondent).Scan(&responded, &viewed, &dismissed)
 	if err != nil {
 		return store.History{}, mapErr(err, "respondent history")
@@ -108,8 +108,8 @@ func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyI
 	// The survey's first and last response bound every question's ratings. Two subqueries:
 	// SQLite answers a lone MIN or MAX from the index end, but scans every row for both in one.
 	err := s.rdb.QueryRowContext(ctx, `SELECT
-		(SELECT MIN(created_at) FROM responses WHERE survey_id = ?1),
-		(SELECT MAX(created_at) FROM responses WHERE survey_id = ?1)`,
+		(SELECT MIN(created_at) FROM responses WHERE survey_id = +?1),
+		(SELECT MAX(created_at) FROM responses WHERE survey_id = +?1)`,
 		surveyID).Scan(&first, &last)
 	if err != nil {
 		return mapErr(err, "rating counts")
@@ -123,7 +123,7 @@ func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyI
 		return nil
 	}
 	if outside := (lo - first.Int64) + (end - hi); outside < hi-lo {
-		if err := s.addCounts(ctx, counts, 1, `SELECT score, n FROM rating_totals WHERE survey_id = ? AND question_id = ?`, surveyID, qid); err != nil {
+		if err := s.addCounts(ctx, counts, 1, `SELECT score, n FROM rating_totals WHERE survey_id = +? AND question_id = +?`, surveyID, qid); err != nil {
 			return err
 		}
 		if err := s.countRange(ctx, counts, -1, surveyID, qid, first.Int64, lo, 0); err != nil {
@@ -144,7 +144,7 @@ func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64
 		// Less than a minute at an edge of the range: read the scores from the responses.
 		path := jsonPath(qid)
 		return s.addCounts(ctx, counts, sign, `SELECT json_extract(data, ?1), COUNT(*) FROM responses
-			WHERE survey_id = ?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'
+			WHERE survey_id = +?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'
 			GROUP BY 1`, path, surveyID, lo, hi)
 	}
 	r := rollups[level]
@@ -158,7 +158,7 @@ func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64
 	if err := s.countRange(ctx, counts, sign, surveyID, qid, end*r.size, hi, level+1); err != nil {
 		return err
 	}
-	return s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+r.table+` WHERE survey_id = ? AND question_id = ?
+	return s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+r.table+` WHERE survey_id = +? AND question_id = +?
 		AND `+r.column+` >= ? AND `+r.column+` < ? GROUP BY score`, surveyID, qid, first, end)
 }
 

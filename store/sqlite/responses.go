@@ -166,10 +166,10 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	}
 	// Data and metadata come as one value, joined by a NUL byte (which JSON text never
 	// contains): each value the driver hands out costs two allocations.
-	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at FROM responses WHERE survey_id = ?`
+	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at FROM responses WHERE survey_id = +?`
 	args := []any{q.SurveyID}
 	if q.Respondent != "" {
-		sqlq += ` AND respondent = ?`
+		sqlq += ` AND respondent = +?`
 		args = append(args, q.Respondent)
 	}
 	if !q.After.IsZero() {
@@ -184,7 +184,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 		sqlq += ` AND (created_at, id) < (?, ?)`
 		args = append(args, ms(q.Cursor.CreatedAt), q.Cursor.ID)
 	}
-	sqlq += ` ORDER BY created_at DESC, id DESC LIMIT ?`
+	sqlq += ` ORDER BY created_at DESC, id DESC LIMIT +?`
 	args = append(args, int64(q.Limit+1)) // the driver takes int64, not int
 	page := make([]store.Response, 0, min(q.Limit+1, 101))
 	// The page is read from the driver's rows directly: database/sql's Scan would convert and

@@ -125,13 +125,13 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list surveys: %w: limit must be positive", store.ErrInvalid)
 	}
-	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = ? AND status <> 'deleted'`
+	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = +? AND status <> 'deleted'`
 	args := []any{teamID}
 	if after != nil {
 		q += ` AND (created_at, id) < (?, ?)`
 		args = append(args, ms(after.CreatedAt), after.ID)
 	}
-	q += ` ORDER BY created_at DESC, id DESC LIMIT ?`
+	q += ` ORDER BY created_at DESC, id DESC LIMIT +?`
 	args = append(args, limit+1)
 	rows, err := s.rdb.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -78,7 +78,7 @@ func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, err
 
 // Keys implements store.Store.
 func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE team_id = ? ORDER BY created_at, id`, teamID)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE team_id = +? ORDER BY created_at, id`, teamID)
 	if err != nil {
 		return nil, mapErr(err, "list keys")
 	}
