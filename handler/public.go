@@ -22,7 +22,16 @@ func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.S
 	if !cuid2.IsValid(id) {
 		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2 (a lowercase letter, then 1 to 31 lowercase letters or digits)", truncate(id)))
 	}
-	sv, err := h.store.Survey(r.Context(), teamID, id)
+	var (
+		sv  store.Survey
+		err error
+	)
+	// The handler only reads the survey, so it may share the store's own.
+	if shared, ok := h.store.(store.SharedSurveyReader); ok {
+		sv, err = shared.SharedSurvey(r.Context(), teamID, id)
+	} else {
+		sv, err = h.store.Survey(r.Context(), teamID, id)
+	}
 	if err != nil {
 		return store.Survey{}, surveyNotFound(err)
 	}

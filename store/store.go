@@ -103,6 +103,15 @@ type Store interface {
 	Close() error
 }
 
+// SharedSurveyReader is an optional interface of a Store that keeps surveys in memory.
+// SharedSurvey is Survey without the copy that protects the store's own survey from the
+// caller: what it returns shares its questions with the store, and the caller must not
+// change any of it. The handler reads surveys this way on every widget request, where the copy
+// was 3% of a GET survey's CPU.
+type SharedSurveyReader interface {
+	SharedSurvey(ctx context.Context, teamID, id string) (Survey, error)
+}
+
 // DeliveryState is where a webhook delivery stands.
 type DeliveryState string
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
@@ -182,5 +184,32 @@ func TestCachedSurveyIsCallersCopy(t *testing.T) {
 	}
 	if again.Questions[0].Title != title {
 		t.Errorf("a caller's change reached the cache: title %q, want %q", again.Questions[0].Title, title)
+	}
+}
+
+// TestSharedSurvey reads a survey without the copy: the same survey as Survey's, and
+// ErrNotFound for another team's or an unknown id, as Survey.
+func TestSharedSurvey(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "svc.db"))
+	defer s.Close()
+	sv := seedSurvey(t, s)
+	ctx := t.Context()
+	for range 2 { // read from the database, then from the cache
+		shared, err := s.SharedSurvey(ctx, sv.TeamID, sv.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied, err := s.Survey(ctx, sv.TeamID, sv.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(copied, shared); diff != "" {
+			t.Errorf("SharedSurvey differs from Survey (-Survey +SharedSurvey):\n%s", diff)
+		}
+	}
+	for _, c := range []struct{ team, id string }{{"other-team", sv.ID}, {sv.TeamID, "nosuchsurvey"}} {
+		if _, err := s.SharedSurvey(ctx, c.team, c.id); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("SharedSurvey(%q, %q) = %v, want ErrNotFound", c.team, c.id, err)
+		}
 	}
 }

@@ -94,6 +94,17 @@ func scanSurvey(row interface{ Scan(...any) error }) (store.Survey, error) {
 
 // Survey implements store.Store.
 func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	sv, err := s.SharedSurvey(ctx, teamID, id)
+	if err != nil {
+		return store.Survey{}, err
+	}
+	// The caller's own questions slice, so changing it does not change the cached survey.
+	sv.Questions = slices.Clone(sv.Questions)
+	return sv, nil
+}
+
+// SharedSurvey implements store.SharedSurveyReader: the survey as the read cache holds it.
+func (s *Store) SharedSurvey(ctx context.Context, teamID, id string) (store.Survey, error) {
 	sv, err := s.surveyByID(ctx, id)
 	if err != nil {
 		return store.Survey{}, err
@@ -101,8 +112,6 @@ func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, er
 	if sv.TeamID != teamID {
 		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
 	}
-	// The caller's own questions slice, so changing it does not change the cached survey.
-	sv.Questions = slices.Clone(sv.Questions)
 	return sv, nil
 }
 
