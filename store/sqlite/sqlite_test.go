@@ -213,3 +213,49 @@ func TestSharedSurvey(t *testing.T) {
 		}
 	}
 }
+
+// TestResponsesRoundTripOddValues lists responses whose values test how a page's rows are read
+// (data and metadata come as one value, split at a NUL byte): a respondent holding NUL bytes,
+// answers and metadata holding escaped ones, times before 1970 and far ahead, an update, and ids
+// of 1, 32 and 36 characters.
+func TestResponsesRoundTripOddValues(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "svc.db"))
+	defer s.Close()
+	sv := seedSurvey(t, s)
+	ctx := t.Context()
+	writes := []store.ResponseWrite{
+		{ID: "a", Respondent: "\x00nul\x00", At: time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC),
+			Data: survey.Answers{"comments": survey.Text("a\x00b")}, Metadata: map[string]string{"k\x00": "v\x00"}},
+		{ID: "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", Respondent: "ü", At: time.Date(2999, 12, 31, 23, 59, 59, 999_000_000, time.UTC),
+			Data: survey.Answers{"stars": survey.Number(5)}, Metadata: map[string]string{}},
+		{ID: "0b6c6f3e-7f3a-4b8e-9d2a-1c2b3d4e5f60", Respondent: "x", At: time.UnixMilli(0).UTC(),
+			Data: survey.Answers{}, Metadata: map[string]string{"page": "/"}},
+	}
+	want := map[string]store.Response{}
+	for _, w := range writes {
+		w.SurveyID = sv.ID
+		r, _, err := s.PutResponse(ctx, w)
+		if err != nil {
+			t.Fatalf("put %q: %v", w.ID, err)
+		}
+		want[r.ID] = r
+	}
+	// An update moves the update time alone.
+	up := writes[0]
+	up.SurveyID, up.At, up.Data = sv.ID, up.At.Add(90*time.Minute), survey.Answers{"stars": survey.Number(1)}
+	r, created, err := s.PutResponse(ctx, up)
+	if err != nil || created {
+		t.Fatalf("update: created %v, %v", created, err)
+	}
+	want[r.ID] = r
+	page, next, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10})
+	if err != nil || next != nil || len(page) != len(writes) {
+		t.Fatalf("Responses = %d responses, next %v, %v; want %d, nil, nil", len(page), next, err, len(writes))
+	}
+	for _, got := range page {
+		w := want[got.ID]
+		if diff := cmp.Diff(w, got); diff != "" {
+			t.Errorf("response %q (-put +listed):\n%s", got.ID, diff)
+		}
+	}
+}
