@@ -34,13 +34,21 @@ func BenchmarkLarge(b *testing.B) {
 	defer st.Close()
 	now := benchdata.End(rows)
 	h := handler.New(st, handler.Options{Now: func() time.Time { return now }})
+	// The data ends at 05:20:00. Asked in the afternoon of its last day, last-30-days starts
+	// and ends within days, hours and minutes, as it does for a user.
+	afternoon := now.Add(9*time.Hour + 22*time.Minute + 47*time.Second + 653*time.Millisecond)
+	hAfternoon := handler.New(st, handler.Options{Now: func() time.Time { return afternoon }})
 	base := "/v1/protected/surveys/" + benchdata.SurveyID
-	for _, bm := range []struct{ name, path string }{
-		{"FirstPage", base + "/responses?limit=100"},
-		{"DeepPage", base + "/responses?limit=100&cursor=" + benchdata.Cursor(rows/10, rows)}, // 90% of the rows in
-		{"Stats", base + "/stats"},
-		{"ScoreLast30Days", base + "/score-distributions?timeRange=last-30-days"},
-		{"ScoreAllTime", base + "/score-distributions"},
+	for _, bm := range []struct {
+		name, path string
+		h          http.Handler
+	}{
+		{"FirstPage", base + "/responses?limit=100", h},
+		{"DeepPage", base + "/responses?limit=100&cursor=" + benchdata.Cursor(rows/10, rows), h}, // 90% of the rows in
+		{"Stats", base + "/stats", h},
+		{"ScoreLast30Days", base + "/score-distributions?timeRange=last-30-days", h},
+		{"ScoreLast30DaysAfternoon", base + "/score-distributions?timeRange=last-30-days", hAfternoon},
+		{"ScoreAllTime", base + "/score-distributions", h},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			r := httptest.NewRequest("GET", bm.path, nil)
@@ -48,7 +56,7 @@ func BenchmarkLarge(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, r)
+				bm.h.ServeHTTP(rec, r)
 				if rec.Code != http.StatusOK {
 					b.Fatalf("%s: %d %s", bm.path, rec.Code, rec.Body)
 				}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseList", testResponseList},
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},
+		{"RatingCountsAnyRange", testRatingCountsAnyRange},
 		{"Import", testImport},
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
@@ -627,6 +629,88 @@ func testRatingCounts(t *testing.T, s store.Store) {
 	check("after update", midnight.Add(72*time.Hour), midnight.Add(96*time.Hour), map[string]map[int]int64{
 		"nps": {1: 1}, "stars": {},
 	})
+}
+
+// testRatingCountsAnyRange puts responses dense in some hours and minutes and sparse in others,
+// over three days, and checks the counts of many ranges, on bucket boundaries and between them,
+// against counts made here from the responses put.
+func testRatingCountsAnyRange(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := mustSurvey(t, s, newSurvey("a", t0))
+	rng := rand.New(rand.NewPCG(1, 2)) // fixed: a failure must repeat
+	midnight := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
+	type rating struct {
+		at               time.Time
+		nps, stars       int
+		hasNPS, hasStars bool
+	}
+	var ratings []rating
+	for range 400 {
+		var at time.Time
+		switch rng.IntN(3) {
+		case 0: // anywhere in three days
+			at = midnight.Add(time.Duration(rng.Int64N(int64(72 * time.Hour))))
+		case 1: // dense: in the hour from 13:00 on the second day
+			at = midnight.Add(37*time.Hour + time.Duration(rng.Int64N(int64(time.Hour))))
+		default: // dense: in the minute from 13:07 on the second day
+			at = midnight.Add(37*time.Hour + 7*time.Minute + time.Duration(rng.Int64N(int64(time.Minute))))
+		}
+		at = at.Truncate(time.Millisecond)
+		r := rating{at: at, nps: rng.IntN(11), stars: 1 + rng.IntN(5), hasNPS: rng.IntN(5) > 0, hasStars: rng.IntN(5) > 0}
+		data := survey.Answers{}
+		if r.hasNPS {
+			data["nps"] = survey.Number(r.nps)
+		}
+		if r.hasStars {
+			data["stars"] = survey.Number(r.stars)
+		}
+		put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "r", Data: data, At: at})
+		ratings = append(ratings, r)
+	}
+	// Ranges: any two instants from a day before to a day after, each on a day, hour or
+	// minute boundary or not.
+	instant := func() time.Time {
+		at := midnight.Add(-24*time.Hour + time.Duration(rng.Int64N(int64(5*24*time.Hour))))
+		switch rng.IntN(4) {
+		case 0:
+			return at.Truncate(24 * time.Hour)
+		case 1:
+			return at.Truncate(time.Hour)
+		case 2:
+			return at.Truncate(time.Minute)
+		}
+		return at.Truncate(time.Millisecond)
+	}
+	for i := range 150 {
+		from, to := instant(), instant()
+		if i%10 == 0 { // some ranges inside the dense hour, where a bucket's edges matter most
+			from = midnight.Add(37*time.Hour + time.Duration(rng.Int64N(int64(time.Hour)))).Truncate(time.Millisecond)
+			to = from.Add(time.Duration(rng.Int64N(int64(time.Hour)))).Truncate(time.Millisecond)
+		}
+		if to.Before(from) {
+			from, to = to, from
+		}
+		want := map[string]map[int]int64{"nps": {}, "stars": {}}
+		for _, r := range ratings {
+			if r.at.Before(from) || !r.at.Before(to) {
+				continue
+			}
+			if r.hasNPS {
+				want["nps"][r.nps]++
+			}
+			if r.hasStars {
+				want["stars"][r.stars]++
+			}
+		}
+		got, err := s.RatingCounts(ctx, sv.ID, []string{"nps", "stars"}, from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("RatingCounts from %s to %s (-counted here +store):\n%s", from.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), diff)
+		}
+	}
 }
 
 func testImport(t *testing.T, s store.Store) {
