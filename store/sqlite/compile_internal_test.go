@@ -60,6 +60,10 @@ func TestStatementsCompileOnce(t *testing.T) {
 	if err := s.AddKey(ctx, store.NewKey("acme", store.Publishable, pk, t0), pk); err != nil {
 		t.Fatal(err)
 	}
+	revoked := store.NewKey("acme", store.Secret, "svc_sk_0123456789abcdefghijklmnopqrstuv", t0)
+	if err := s.AddKey(ctx, revoked, "svc_sk_0123456789abcdefghijklmnopqrstuv"); err != nil {
+		t.Fatal(err)
+	}
 	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(),
 		WebhookURL: "http://127.0.0.1:9/hook", WebhookSecret: "whsec_test", CreatedAt: t0, UpdatedAt: t0}
 	if err := s.CreateSurvey(ctx, sv); err != nil {
@@ -110,6 +114,12 @@ func TestStatementsCompileOnce(t *testing.T) {
 		{"LookupKey", func(int) error { _, err := s.LookupKey(ctx, pk); return err }},
 		{"Keys", func(int) error { _, err := s.Keys(ctx, "acme"); return err }},
 		{"Team", func(int) error { _, err := s.Team(ctx, "acme"); return err }},
+		{"RevokeKey", func(i int) error { return s.RevokeKey(ctx, "acme", revoked.ID, at(i)) }},
+		{"CreateSurvey", func(i int) error {
+			n := sv
+			n.ID = fmt.Sprintf("extra%02d", i)
+			return s.CreateSurvey(ctx, n)
+		}},
 		{"UpdateSurvey", func(i int) error {
 			sv.UpdatedAt = at(i)
 			return s.UpdateSurvey(ctx, sv)
