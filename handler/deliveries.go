@@ -39,7 +39,10 @@ func toDeliveryJSON(d store.Delivery) deliveryJSON {
 
 // handleDeliveriesList serves "GET /v1/protected/surveys/{surveyId}/webhook-deliveries".
 func (h *Handler) handleDeliveriesList(w http.ResponseWriter, r *http.Request, teamID string) error {
-	q := r.URL.Query()
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
 	limit, cursor, err := parsePage(q)
 	if err != nil {
 		return err

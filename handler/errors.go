@@ -58,10 +58,23 @@ func toAPIError(err error) (*Error, bool) {
 		return notFound("not found"), true
 	case errors.Is(err, store.ErrConflict):
 		return &Error{Status: http.StatusConflict, Code: CodeConflict, Message: "conflict: " + lastPart(err)}, true
-	case errors.Is(err, survey.ErrInvalidAnswer), errors.Is(err, survey.ErrInvalidDefinition), errors.Is(err, store.ErrInvalid):
+	case errors.Is(err, survey.ErrInvalidAnswer), errors.Is(err, survey.ErrInvalidDefinition):
 		return badRequest(err.Error()), true
+	case errors.Is(err, store.ErrInvalid):
+		return badRequest(afterSentinel(err, store.ErrInvalid)), true
 	}
 	return &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error"}, false
+}
+
+// afterSentinel returns the detail that follows sentinel in err's message ("op: invalid: detail"
+// gives "detail"); the sentinel's own word adds nothing to a 400. The first occurrence is the
+// sentinel's, since the detail, which may quote the caller's input, comes after it.
+func afterSentinel(err, sentinel error) string {
+	msg := err.Error()
+	if _, detail, ok := strings.Cut(msg, sentinel.Error()+": "); ok && detail != "" {
+		return detail
+	}
+	return msg
 }
 
 // lastPart drops the "op: op: " context of a wrapped error, leaving its most specific part.

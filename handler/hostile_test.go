@@ -127,6 +127,13 @@ func TestHostileQueriesAndPaths(t *testing.T) {
 		"/v1/protected/surveys/%00",
 		"/v1/protected/surveys/abc%2Fdef/responses",
 		"/v1/protected/surveys/" + e.survA.ID + "/webhook-deliveries?limit=0",
+		// A query that does not decode is refused rather than read without its broken pairs,
+		// which would serve the first page for a broken cursor.
+		"/v1/protected/surveys?cursor=%zz",
+		"/v1/protected/surveys?limit=1;cursor=x",
+		"/v1/protected/surveys/" + e.survA.ID + "/responses?limit=10&cursor=%",
+		"/v1/protected/surveys/" + e.survA.ID + "/score-distributions?timeRange=%e2%8",
+		"/v1/protected/surveys/" + e.survA.ID + "/webhook-deliveries?cursor=%g0",
 	} {
 		rec := e.protected(path)
 		wantStatus(t, rec, 400, "invalid_request")

@@ -33,7 +33,10 @@ type surveySummary struct {
 
 // handleSurveysList serves "GET /v1/protected/surveys".
 func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, teamID string) error {
-	q := r.URL.Query()
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
 	limit, cursor, err := parsePage(q)
 	if err != nil {
 		return err
@@ -76,7 +79,10 @@ func (h *Handler) handleProtectedSurveyGet(w http.ResponseWriter, r *http.Reques
 
 // handleResponsesList serves "GET /v1/protected/surveys/{surveyId}/responses".
 func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, teamID string) error {
-	q := r.URL.Query()
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
 	limit, cursor, err := parsePage(q)
 	if err != nil {
 		return err

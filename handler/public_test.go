@@ -80,8 +80,12 @@ func TestSurveyGetErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := e.do(req{method: "GET", path: tt.path, headers: map[string]string{"x-svc-pk": tt.key}})
 			wantStatus(t, rec, tt.status, tt.code)
-			if msg := errorMessage(t, rec); !strings.Contains(msg, tt.message) {
+			msg := errorMessage(t, rec)
+			if !strings.Contains(msg, tt.message) {
 				t.Errorf("message %q does not mention %q", msg, tt.message)
+			}
+			if strings.HasPrefix(msg, store.ErrInvalid.Error()+":") {
+				t.Errorf("message %q starts with the store's sentinel", msg)
 			}
 		})
 	}
@@ -251,8 +255,12 @@ func TestResponsePutErrors(t *testing.T) {
 			rec := e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+id, tt.body)
 			code := map[int]string{400: "invalid_request", 413: "payload_too_large"}[tt.status]
 			wantStatus(t, rec, tt.status, code)
-			if msg := errorMessage(t, rec); !strings.Contains(msg, tt.message) {
+			msg := errorMessage(t, rec)
+			if !strings.Contains(msg, tt.message) {
 				t.Errorf("message %q does not mention %q", msg, tt.message)
+			}
+			if strings.HasPrefix(msg, store.ErrInvalid.Error()+":") {
+				t.Errorf("message %q starts with the store's sentinel", msg)
 			}
 		})
 	}

@@ -113,7 +113,10 @@ type periodJSON struct {
 
 // handleScoreDistributionsGet serves "GET /v1/protected/surveys/{surveyId}/score-distributions".
 func (h *Handler) handleScoreDistributionsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
-	q := r.URL.Query()
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
 	tr, err := query(q, "timeRange")
 	if err != nil {
 		return err
