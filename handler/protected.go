@@ -189,9 +189,14 @@ func parseTimeParam(q map[string][]string, name string) (time.Time, error) {
 	if err != nil || s == "" {
 		return time.Time{}, err
 	}
+	// An offset's "+" sent unescaped in a query decodes as a space; a date-time never holds one
+	// there, so it can only have been meant as the "+".
+	if i := len(s) - len("+hh:mm"); i > 0 && s[i] == ' ' {
+		s = s[:i] + "+" + s[i+1:]
+	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, badRequest(fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-11-21T10:04:05Z", name))
+		return time.Time{}, badRequest(fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-11-21T10:04:05Z (escape a \"+\" in its offset as %%2B)", name))
 	}
 	return t.UTC(), nil
 }

@@ -222,6 +222,17 @@ func TestResponsesListFilters(t *testing.T) {
 	if len(p.Data) != 3 || p.Links.Next == nil {
 		t.Fatalf("first page: %d items, next %v", len(p.Data), p.Links.Next)
 	}
+	// The same window with the offset's "+" left unescaped, as a hand-written URL has it: the
+	// "+" arrives as a space and is read back as the offset's sign.
+	plain := strings.ReplaceAll(base, "%2B", "+")
+	if plain == base {
+		t.Fatalf("%s has no escaped offset sign", base)
+	}
+	rec = e.protected(plain)
+	wantStatus(t, rec, 200, "")
+	if diff := cmp.Diff(p.Data, decode[listPage[responseJSON]](t, rec).Data); diff != "" {
+		t.Errorf("unescaped + in the offset (-escaped +unescaped):\n%s", diff)
+	}
 	next := *p.Links.Next
 	for _, keep := range []string{"respondent=ann", "after=", "before=", "limit=3", "cursor="} {
 		if !strings.Contains(next, keep) {
@@ -247,7 +258,7 @@ func TestResponsesListFilters(t *testing.T) {
 	}
 
 	for _, bad := range []string{
-		"after=yesterday", "before=2026-13-01T00:00:00Z",
+		"after=yesterday", "before=2026-13-01T00:00:00Z", "before=2026-11-21T10:04:05+01", "after=+2026-11-21T10:04:05Z",
 		"after=2026-11-22T00:00:00Z&before=2026-11-21T00:00:00Z",
 		"respondent=a&respondent=b", "respondent=", "limit=-1",
 	} {
@@ -346,6 +357,10 @@ func TestScoreDistributionRanges(t *testing.T) {
 		{"last-30-days", "2026-03-11T12:00:00.000Z", "2026-04-10T12:00:00.000Z", "2026-02-09T12:00:00.000Z", "2026-03-11T12:00:00.000Z", stars(0, 0, 1, 1, 2), stars(0, 0, 0, 0, 0)},
 		// Inclusive of the whole last day; the previous period has the same length.
 		{"custom_2026-01-01_2026-03-31", "2026-01-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z", "2025-10-03T00:00:00.000Z", "2026-01-01T00:00:00.000Z", stars(0, 1, 1, 0, 0), stars(1, 0, 0, 0, 0)},
+		// Longer than a time.Duration can hold (about 292 years): still counted in whole days.
+		{"custom_1700-01-01_2025-12-31", "1700-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z", "1374-01-01T00:00:00.000Z", "1700-01-01T00:00:00.000Z", stars(1, 0, 0, 0, 0), stars(0, 0, 0, 0, 0)},
+		{"q1-0001", "0001-01-01T00:00:00.000Z", "0001-04-01T00:00:00.000Z", "0000-10-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", stars(0, 0, 0, 0, 0), stars(0, 0, 0, 0, 0)},
+		{"custom_9999-12-30_9999-12-30", "9999-12-30T00:00:00.000Z", "9999-12-31T00:00:00.000Z", "9999-12-29T00:00:00.000Z", "9999-12-30T00:00:00.000Z", stars(0, 0, 0, 0, 0), stars(0, 0, 0, 0, 0)},
 		{"custom_2026-03-31_2026-03-31", "2026-03-31T00:00:00.000Z", "2026-04-01T00:00:00.000Z", "2026-03-30T00:00:00.000Z", "2026-03-31T00:00:00.000Z", stars(0, 0, 1, 0, 0), stars(0, 0, 0, 0, 0)},
 	}
 	for _, tt := range tests {
@@ -406,6 +421,9 @@ func TestScoreDistributionAllTimeAndShape(t *testing.T) {
 		"questionIds=comments", "questionIds=nope", "questionIds=nps,nope",
 		"timeRange=last-8-days", "timeRange=q5-2026", "timeRange=q1-26", "timeRange=custom_2026-03-02_2026-03-01",
 		"timeRange=custom_2026-02-30_2026-03-01", "timeRange=custom_2026-1-1_2026-02-01", "timeRange=all-time&timeRange=last-7-days",
+		// Periods a date-time cannot express: past 9999, or a previous period before year 0.
+		"timeRange=q4-9999", "timeRange=custom_9999-12-31_9999-12-31", "timeRange=custom_0001-01-01_2026-12-31",
+		"timeRange=q1-0000",
 	} {
 		rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/score-distributions?" + bad)
 		wantStatus(t, rec, 400, "invalid_request")

@@ -39,13 +39,13 @@ func parseTimeRange(s string, now, created time.Time) (period, *period, error) {
 	case "last-30-days":
 		return rolling(30)
 	}
+	var cur, prev period
 	if m := quarterRE.FindStringSubmatch(s); m != nil {
 		q, _ := strconv.Atoi(m[1])
 		year, _ := strconv.Atoi(m[2])
 		start := time.Date(year, time.Month(3*(q-1)+1), 1, 0, 0, 0, 0, time.UTC)
-		return period{start, start.AddDate(0, 3, 0)}, &period{start.AddDate(0, -3, 0), start}, nil
-	}
-	if m := customRE.FindStringSubmatch(s); m != nil {
+		cur, prev = period{start, start.AddDate(0, 3, 0)}, period{start.AddDate(0, -3, 0), start}
+	} else if m := customRE.FindStringSubmatch(s); m != nil {
 		first, err1 := time.Parse(time.DateOnly, m[1])
 		last, err2 := time.Parse(time.DateOnly, m[2])
 		if err1 != nil || err2 != nil {
@@ -54,11 +54,18 @@ func parseTimeRange(s string, now, created time.Time) (period, *period, error) {
 		if last.Before(first) {
 			return period{}, nil, badRequest("timeRange custom range ends before it starts")
 		}
+		// Counted in whole days, not as a time.Duration, which saturates at about 292 years.
 		end := last.AddDate(0, 0, 1)
-		length := end.Sub(first)
-		return period{first, end}, &period{first.Add(-length), first}, nil
+		days := int((end.Unix() - first.Unix()) / (24 * 60 * 60))
+		cur, prev = period{first, end}, period{first.AddDate(0, 0, -days), first}
+	} else {
+		return period{}, nil, badRequest(fmt.Sprintf("timeRange %q is not all-time, last-7-days, last-30-days, qN-YYYY or custom_YYYY-MM-DD_YYYY-MM-DD", truncate(s)))
 	}
-	return period{}, nil, badRequest(fmt.Sprintf("timeRange %q is not all-time, last-7-days, last-30-days, qN-YYYY or custom_YYYY-MM-DD_YYYY-MM-DD", truncate(s)))
+	// Both periods go out as RFC 3339 date-times, whose years run from 0000 to 9999.
+	if prev.Start.Year() < 0 || cur.End.Year() > 9999 {
+		return period{}, nil, badRequest(fmt.Sprintf("timeRange %q reaches outside the years 0000 to 9999 (with the period of equal length before it, which the reply also holds)", truncate(s)))
+	}
+	return cur, &prev, nil
 }
 
 // parseQuestionIDs reads questionIds, repeated or comma-separated; nil means all.
