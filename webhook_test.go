@@ -180,7 +180,7 @@ func TestWebhookPayloadAndSignature(t *testing.T) {
 	rv := newReceiver(t)
 	e := setupHooks(t, rv.URL, withSecret("whsec-test"))
 	id := e.ids.New()
-	e.put(id, "ann@example.com", `{"comments":"Great","nps":9,"missing":["Speed","Docs"],"bug":{"title":"t","metadata":"m"}}`)
+	e.put(id, "ann@example.com", `{"comments":"Great <3 & more","nps":9,"missing":["Speed","Docs"],"bug":{"title":"t","metadata":"m"}}`)
 	res := e.outcome()
 	if res.State != store.DeliverySucceeded || res.Attempts != 1 || res.LastStatus != 200 {
 		t.Fatalf("outcome = %+v", res)
@@ -212,9 +212,9 @@ func TestWebhookPayloadAndSignature(t *testing.T) {
 	for _, a := range r.Data {
 		order = append(order, a.Question.ID+"="+a.Answer.Stringified)
 	}
-	want := []string{"nps=9", `missing=["Speed","Docs"]`, `comments="Great"`, `bug={"title":"t","metadata":"m"}`}
+	want := []string{"nps=9", `missing=["Speed","Docs"]`, `comments="Great <3 & more"`, `bug={"title":"t","metadata":"m"}`}
 	if strings.Join(order, " ") != strings.Join(want, " ") {
-		t.Errorf("answers in order = %v, want %v (position order, stringified raw)", order, want)
+		t.Errorf("answers in order = %v, want %v (position order, stringified raw as JSON.stringify writes it)", order, want)
 	}
 	if r.ID != id || r.Respondent != "ann@example.com" || r.Metadata["page"] != "/pricing" || r.Survey.ID != e.survey.ID ||
 		r.Survey.Title != "How are we doing?" || r.Survey.Description == nil || r.Survey.Team.ID != "acme" || r.Survey.Team.Name != "Acme Inc" {

@@ -79,13 +79,17 @@ func (a *AnswerValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NewAnswerValue pairs an answer with its JSON encoding.
+// NewAnswerValue pairs an answer with its JSON encoding. The encoding leaves <, > and & as they
+// are, as JavaScript's JSON.stringify does, rather than escaping them for HTML as json.Marshal
+// would: receivers that compare or display the stringified form see the text that was typed.
 func NewAnswerValue(a survey.Answer) (AnswerValue, error) {
-	b, err := json.Marshal(a)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(a); err != nil {
 		return AnswerValue{}, err
 	}
-	return AnswerValue{Raw: a, Stringified: string(b)}, nil
+	return AnswerValue{Raw: a, Stringified: string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))}, nil
 }
 
 // Survey is the survey a response answers, with its team.
