@@ -169,6 +169,9 @@ func AnswerFromValue(v any) (Answer, error) {
 	case string:
 		return Text(v), nil
 	case float64:
+		if v == 0 {
+			v = 0 // -0 is valid JSON, but the answer is the score 0: stored and sent back as 0
+		}
 		return Number(v), nil
 	case []any:
 		list := make(Choices, len(v))

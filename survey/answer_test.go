@@ -156,6 +156,19 @@ func TestAnswersAppendJSON(t *testing.T) {
 	}
 }
 
+// TestNegativeZeroIsZero: "-0" is valid JSON for the score 0; it is kept, and written back, as 0.
+func TestNegativeZeroIsZero(t *testing.T) {
+	for _, in := range []string{`{"nps":-0}`, `{"nps":-0.0}`, `{"nps":-0e5}`} {
+		var a survey.Answers
+		if err := json.Unmarshal([]byte(in), &a); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got, err := a.AppendJSON(nil); err != nil || string(got) != `{"nps":0}` {
+			t.Errorf("%s encodes as %s, %v; want {\"nps\":0}", in, got, err)
+		}
+	}
+}
+
 // TestChoicesMarshalJSON: a list encodes as encoding/json encodes a []string, except that an
 // empty or nil list is [] rather than null.
 func TestChoicesMarshalJSON(t *testing.T) {
