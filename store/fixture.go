@@ -7,6 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/svc-feedback/svc/survey"
@@ -16,6 +20,11 @@ import (
 // Importing the same fixture twice changes nothing.
 type Fixture struct {
 	Teams []FixtureTeam `json:"teams"`
+
+	// Unknown lists the members of the file that DecodeFixture did not know and ignored, as
+	// paths such as "teams[0].surveys[1].webhookURL", so that the caller can warn about what is
+	// likely a typo. It is not part of the file.
+	Unknown []string `json:"-"`
 }
 
 // FixtureTeam is a team of a fixture, with keys given in plaintext.
@@ -55,19 +64,101 @@ type FixtureEvent struct {
 	CreatedAt  time.Time `json:"createdAt"`
 }
 
-// DecodeFixture reads a fixture file strictly: unknown members and trailing data are errors,
-// so a typo does not silently drop part of a survey.
+// DecodeFixture reads a fixture file. Wrong types and trailing data are errors; members it does
+// not know are ignored and listed in Fixture.Unknown. Refusing them would stop a server from
+// starting over a member added by a newer tool or another exporter; ignoring them silently
+// would let a misspelt member drop part of a survey unnoticed, so callers should report them.
 func DecodeFixture(r io.Reader) (Fixture, error) {
+	var raw json.RawMessage
 	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var f Fixture
-	if err := dec.Decode(&f); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
 	}
 	if dec.More() {
 		return Fixture{}, errors.New("decode fixture: data after the JSON object")
 	}
+	var f Fixture
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
+	}
+	unknownMembers("", doc, reflect.TypeFor[Fixture](), &f.Unknown)
 	return f, nil
+}
+
+// unknownMembers appends the paths of the object members in v that a value of type t would
+// not decode, following t's structs, slices and pointers down to the types that decode
+// themselves (survey questions, answers, times) or are maps.
+func unknownMembers(path string, v any, t reflect.Type, out *[]string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		if list, ok := v.([]any); ok {
+			for i, e := range list {
+				unknownMembers(fmt.Sprintf("%s[%d]", path, i), e, t.Elem(), out)
+			}
+		}
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		fields := jsonFields(t)
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			name := k
+			if path != "" {
+				name = path + "." + k
+			}
+			ft, ok := fields[k]
+			if !ok {
+				// encoding/json matches member names without regard to case.
+				for n, typ := range fields {
+					if strings.EqualFold(n, k) {
+						ft, ok = typ, true
+						break
+					}
+				}
+			}
+			if !ok {
+				*out = append(*out, name)
+				continue
+			}
+			unknownMembers(name, obj[k], ft, out)
+		}
+	}
+}
+
+// jsonFields maps the member names a struct decodes to their types, with the members of
+// embedded structs inline, as encoding/json treats them.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := make(map[string]reflect.Type)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case tag == "-" || (!f.IsExported() && !f.Anonymous):
+		case f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct:
+			maps.Copy(fields, jsonFields(f.Type))
+		case tag != "":
+			fields[tag] = f.Type
+		default:
+			fields[f.Name] = f.Type
+		}
+	}
+	return fields
 }
 
 // Import writes a fixture into s: teams and keys that are missing, surveys that are missing or

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -99,6 +100,9 @@ func ensureData(ctx context.Context, st store.Store, seed string, out io.Writer)
 		fx, err := store.DecodeFixture(f)
 		if err != nil {
 			return err
+		}
+		if len(fx.Unknown) > 0 {
+			fmt.Fprintf(out, "%s: ignored members svc does not know (typos?): %s\n", seed, strings.Join(fx.Unknown, ", "))
 		}
 		return store.Import(ctx, st, fx, now) // importing twice changes nothing
 	}

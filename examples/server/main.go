@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer st.Close()
 
 	if cfg.seed != "" {
-		if err := importFile(ctx, st, cfg.seed); err != nil {
+		if err := importFile(ctx, st, cfg.seed, log); err != nil {
 			return err
 		}
 		log.Info("imported fixture", "file", cfg.seed)
@@ -168,7 +168,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return st.Close()
 }
 
-func importFile(ctx context.Context, s store.Store, path string) error {
+func importFile(ctx context.Context, s store.Store, path string, log *slog.Logger) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -177,6 +177,9 @@ func importFile(ctx context.Context, s store.Store, path string) error {
 	fx, err := store.DecodeFixture(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(fx.Unknown) > 0 {
+		log.Warn("fixture members svc does not know were ignored; check them for typos", "file", path, "members", fx.Unknown)
 	}
 	if err := store.Import(ctx, s, fx, time.Now()); err != nil {
 		return fmt.Errorf("%s: %w", path, err)

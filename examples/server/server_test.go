@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -227,5 +229,37 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if err := p.cmd.Wait(); err != nil {
 		t.Errorf("exit after SIGTERM: %v, want status 0", err)
+	}
+}
+
+// TestSeedWithUnknownMembers: a fixture with members svc does not know still imports, and the
+// server names them in a warning, since they are likely typos.
+func TestSeedWithUnknownMembers(t *testing.T) {
+	path, pk, _, surveyID := writeFixture(t, "")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append([]byte(`{"generator": "another-tool", `), b[1:]...)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var logs strings.Builder
+	if err := importFile(t.Context(), st, path, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "members=[generator]") {
+		t.Errorf("no warning naming the unknown member; logs:\n%s", logs.String())
+	}
+	if k, err := st.LookupKey(t.Context(), pk); err != nil || k.TeamID != "acme" {
+		t.Errorf("key not imported: %+v, %v", k, err)
+	}
+	if _, err := st.Survey(t.Context(), "acme", surveyID); err != nil {
+		t.Errorf("survey not imported: %v", err)
 	}
 }
