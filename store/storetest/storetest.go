@@ -760,4 +760,17 @@ func testImport(t *testing.T, s store.Store) {
 	if err != nil || len(keys) != 2 {
 		t.Errorf("Keys after importing twice = %d, %v; want 2", len(keys), err)
 	}
+
+	// An event without a time could not be recognised when imported again.
+	undated := strings.Replace(raw, `,"createdAt":"2026-01-02T09:59:00Z"}]`, `}]`, 1)
+	if undated == raw {
+		t.Fatal("the fixture's event has no createdAt to remove")
+	}
+	f, err := store.DecodeFixture(strings.NewReader(undated))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Import(ctx, s, f, t0); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "events[0]: invalid: createdAt is required") {
+		t.Errorf("Import of an undated event: %v, want ErrInvalid naming events[0] and createdAt", err)
+	}
 }
