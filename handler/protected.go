@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/svc-feedback/svc/internal/jsonappend"
@@ -194,7 +195,9 @@ func parseTimeParam(q map[string][]string, name string) (time.Time, error) {
 	if i := len(s) - len("+hh:mm"); i > 0 && s[i] == ' ' {
 		s = s[:i] + "+" + s[i+1:]
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	// RFC 3339 allows a lowercase "t" and "z"; time.Parse takes only capitals, and a date-time
+	// has no other letters.
+	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
 	if err != nil {
 		return time.Time{}, badRequest(fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-11-21T10:04:05Z (escape a \"+\" in its offset as %%2B)", name))
 	}

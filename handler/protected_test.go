@@ -233,6 +233,12 @@ func TestResponsesListFilters(t *testing.T) {
 	if diff := cmp.Diff(p.Data, decode[listPage[responseJSON]](t, rec).Data); diff != "" {
 		t.Errorf("unescaped + in the offset (-escaped +unescaped):\n%s", diff)
 	}
+	// RFC 3339 allows lowercase separators.
+	rec = e.protected(strings.ReplaceAll(strings.ReplaceAll(plain, "T", "t"), "Z", "z"))
+	wantStatus(t, rec, 200, "")
+	if diff := cmp.Diff(p.Data, decode[listPage[responseJSON]](t, rec).Data); diff != "" {
+		t.Errorf("lowercase t and z (-uppercase +lowercase):\n%s", diff)
+	}
 	next := *p.Links.Next
 	for _, keep := range []string{"respondent=ann", "after=", "before=", "limit=3", "cursor="} {
 		if !strings.Contains(next, keep) {
