@@ -206,8 +206,18 @@ func TestResponsePutCreateThenUpdate(t *testing.T) {
 	rec = e.public("PUT", path, `{"respondent":"bob","data":{},"metadata":{}}`)
 	wantStatus(t, rec, 409, "conflict")
 
-	// A UUID id in any case is accepted.
-	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/123E4567-e89b-12d3-a456-426614174000", `{"respondent":"ann","data":{},"metadata":{}}`), 200, "")
+	// A UUID id in any case is accepted, and matched exactly as sent: the reply gives it back
+	// unchanged, and the same UUID in another case is another response.
+	for _, uuid := range []string{"123E4567-e89b-12d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174000"} {
+		rec = e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+uuid, `{"respondent":"ann","data":{},"metadata":{}}`)
+		wantStatus(t, rec, 200, "")
+		if got := decode[putReply](t, rec); got.ID != uuid {
+			t.Errorf("reply id %q, want %q as sent", got.ID, uuid)
+		}
+	}
+	if page, _, err := e.store.Responses(t.Context(), store.ResponseQuery{SurveyID: e.survA.ID, Limit: 10}); err != nil || len(page) != 3 {
+		t.Errorf("stored responses after two UUID cases: %d, %v; want 3", len(page), err)
+	}
 	// The same id in team B's survey is team B's business: A's key cannot reach it.
 	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survB.ID+"/response/"+id, `{"respondent":"ann","data":{},"metadata":{}}`), 404, "not_found")
 }
