@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 
@@ -81,43 +80,45 @@ func DecodeFixture(r io.Reader) (Fixture, error) {
 	if err := json.Unmarshal(raw, &f); err != nil {
 		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
 	}
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	if err := unknownMembers(json.NewDecoder(bytes.NewReader(raw)), "", reflect.TypeFor[Fixture](), &f.Unknown); err != nil {
 		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
 	}
-	unknownMembers("", doc, reflect.TypeFor[Fixture](), &f.Unknown)
 	return f, nil
 }
 
-// unknownMembers appends the paths of the object members in v that a value of type t would
-// not decode, following t's structs, slices and pointers down to the types that decode
-// themselves (survey questions, answers, times) or are maps.
-func unknownMembers(path string, v any, t reflect.Type, out *[]string) {
+// unknownMembers reads one JSON value from dec and appends the paths of the object members
+// in it that a value of type t would not decode, following t's structs, slices and pointers
+// down to the types that decode themselves (survey questions, answers, times) or are maps.
+// It reads tokens rather than a decoded tree, so a fixture with a long history costs no
+// memory beyond its decoded form.
+func unknownMembers(dec *json.Decoder, path string, t reflect.Type, out *[]string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
-		return
+	tok, err := dec.Token()
+	if err != nil {
+		return err
 	}
-	switch t.Kind() {
-	case reflect.Slice:
-		if list, ok := v.([]any); ok {
-			for i, e := range list {
-				unknownMembers(fmt.Sprintf("%s[%d]", path, i), e, t.Elem(), out)
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil // a scalar
+	}
+	walk := !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
+	switch {
+	case delim == '[' && walk && t.Kind() == reflect.Slice:
+		for i := 0; dec.More(); i++ {
+			if err := unknownMembers(dec, fmt.Sprintf("%s[%d]", path, i), t.Elem(), out); err != nil {
+				return err
 			}
 		}
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
+	case delim == '{' && walk && t.Kind() == reflect.Struct:
 		fields := jsonFields(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			k, _ := tok.(string)
 			name := k
 			if path != "" {
 				name = path + "." + k
@@ -134,11 +135,28 @@ func unknownMembers(path string, v any, t reflect.Type, out *[]string) {
 			}
 			if !ok {
 				*out = append(*out, name)
-				continue
+				ft = reflect.TypeFor[any]() // its value is skipped below
 			}
-			unknownMembers(name, obj[k], ft, out)
+			if err := unknownMembers(dec, name, ft, out); err != nil {
+				return err
+			}
+		}
+	default: // a value t reads as a whole: skip to its end
+		for depth := 1; depth > 1 || dec.More(); {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			switch tok {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
 		}
 	}
+	_, err = dec.Token() // the closing delimiter
+	return err
 }
 
 // jsonFields maps the member names a struct decodes to their types, with the members of
