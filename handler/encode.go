@@ -211,7 +211,6 @@ func jsonTypeName(goType string) string {
 	return "of another type"
 }
 
-// query reads a single-valued query parameter; repeating it is a 400.
 // queryValues parses the request's query string. r.URL.Query drops the pairs it cannot decode,
 // which would turn "cursor=%zz" into no cursor at all and serve the first page as if it were the
 // one asked for; a malformed query is the caller's error, so it is a 400.
@@ -223,6 +222,7 @@ func queryValues(r *http.Request) (url.Values, error) {
 	return q, nil
 }
 
+// query reads a single-valued query parameter; repeating it is a 400.
 func query(q url.Values, name string) (string, error) {
 	vs := q[name]
 	switch len(vs) {

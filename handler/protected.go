@@ -199,7 +199,7 @@ func parseTimeParam(q map[string][]string, name string) (time.Time, error) {
 	// has no other letters.
 	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
 	if err != nil {
-		return time.Time{}, badRequest(fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-11-21T10:04:05Z (escape a \"+\" in its offset as %%2B)", name))
+		return time.Time{}, badRequest(fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-11-21T10:04:05Z", name))
 	}
 	return t.UTC(), nil
 }
