@@ -2,13 +2,15 @@ package handler_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"net/url"
 	"testing"
+	"time"
 )
 
 // fuzzReply checks a fuzzed request's reply: a status among ok, and a JSON error body for
 // errors. Never a 500.
-func fuzzReply(t *testing.T, e *env, r req, ok ...int) {
+func fuzzReply(t *testing.T, e *env, r req, ok ...int) *httptest.ResponseRecorder {
 	t.Helper()
 	rec := e.serve(r)
 	for _, c := range ok {
@@ -19,10 +21,11 @@ func fuzzReply(t *testing.T, e *env, r req, ok ...int) {
 					t.Fatalf("%s %s: error body %q is not a JSON error", r.method, r.path, rec.Body)
 				}
 			}
-			return
+			return rec
 		}
 	}
 	t.Fatalf("%s %s with %q: status %d (%s)", r.method, r.path, r.body, rec.Code, rec.Body)
+	return nil
 }
 
 // FuzzResponsePut sends arbitrary PUT bodies and response ids.
@@ -59,7 +62,31 @@ func FuzzTimeRange(f *testing.F) {
 	e := setup(f)
 	f.Fuzz(func(t *testing.T, timeRange, questionIDs string) {
 		q := url.Values{"timeRange": {timeRange}, "questionIds": {questionIDs}}
-		fuzzReply(t, e, req{method: "GET", path: "/v1/protected/surveys/" + e.survA.ID + "/score-distributions?" + q.Encode(),
+		rec := fuzzReply(t, e, req{method: "GET", path: "/v1/protected/surveys/" + e.survA.ID + "/score-distributions?" + q.Encode(),
 			headers: map[string]string{"Authorization": "Bearer " + e.skA}}, 200, 400)
+		if rec.Code != 200 {
+			return
+		}
+		// The periods are date-times a client can parse, in order, the previous one just
+		// before the current one.
+		var d distribution
+		if err := json.Unmarshal(rec.Body.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		times := []string{d.Data.Current.Start, d.Data.Current.End}
+		if d.Data.Previous != nil {
+			times = append([]string{d.Data.Previous.Start, d.Data.Previous.End}, times...)
+		}
+		var prev time.Time
+		for i, s := range times {
+			at, err := time.Parse(time.RFC3339, s)
+			if err != nil || len(s) != len("2026-11-21T10:04:05.123Z") || at.Before(prev) {
+				t.Fatalf("%s: period bound %q is not a date-time in order: %v (all: %v)", timeRange, s, err, times)
+			}
+			if i == 2 && times[1] != times[2] {
+				t.Fatalf("%s: previous period ends at %s, current starts at %s", timeRange, times[1], times[2])
+			}
+			prev = at
+		}
 	})
 }
