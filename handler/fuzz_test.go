@@ -37,7 +37,41 @@ func FuzzResponsePut(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body, id string) {
 		r := req{method: "PUT", path: "/v1/svc/" + e.survA.ID + "/response/" + url.PathEscape(id), body: body,
 			headers: map[string]string{"x-svc-pk": e.pkA}}
-		fuzzReply(t, e, r, 200, 400, 404, 409, 413)
+		e.clock.Advance(time.Millisecond) // a response created now is the only one of its millisecond
+		put := fuzzReply(t, e, r, 200, 400, 404, 409, 413)
+		if put.Code != 200 {
+			return
+		}
+		var reply struct{ CreatedAt string }
+		if err := json.Unmarshal(put.Body.Bytes(), &reply); err != nil {
+			t.Fatal(err)
+		}
+		// What was accepted reads back: the list splices stored JSON into the page, so a
+		// stored answer that is not JSON would break the whole page.
+		var sent struct {
+			Respondent string         `json:"respondent"`
+			Data       map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(body), &sent); err != nil {
+			t.Fatalf("accepted body does not decode: %v", err)
+		}
+		// Its respondent's responses created in the same millisecond: a page that holds it.
+		q := url.Values{"limit": {"100"}, "respondent": {sent.Respondent}, "after": {reply.CreatedAt}, "before": {reply.CreatedAt}}
+		rec := fuzzReply(t, e, req{method: "GET", path: "/v1/protected/surveys/" + e.survA.ID + "/responses?" + q.Encode(),
+			headers: map[string]string{"Authorization": "Bearer " + e.skA}}, 200)
+		var page listPage[responseJSON]
+		if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil {
+			t.Fatalf("list after PUT %q is not JSON: %v\n%s", body, err, rec.Body)
+		}
+		for _, got := range page.Data {
+			if got.ID == id {
+				if len(got.Data) != len(sent.Data) {
+					t.Fatalf("PUT %q: listed data %v", body, got.Data)
+				}
+				return
+			}
+		}
+		t.Fatalf("PUT %s %q answered 200 but is not listed for its respondent", id, body)
 	})
 }
 
