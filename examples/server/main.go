@@ -29,6 +29,7 @@ import (
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/internal/webhook"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 )
@@ -49,8 +50,11 @@ type config struct {
 	seed                 string
 	baseURL              string
 	allowPrivateWebhooks bool
-	syncNormal           bool
-	rateLimit            float64
+	// allowPrivateSet tells whether -allow-private-webhooks or its variable was given, so that
+	// a fixture's own webhook addresses decide only when it was not.
+	allowPrivateSet bool
+	syncNormal      bool
+	rateLimit       float64
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -81,6 +85,12 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
+	c.allowPrivateSet = getenv("SVC_ALLOW_PRIVATE_WEBHOOKS") != ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "allow-private-webhooks" {
+			c.allowPrivateSet = true
+		}
+	})
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
@@ -104,11 +114,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer st.Close()
 
+	allowPrivate := cfg.allowPrivateWebhooks
 	if cfg.seed != "" {
-		if err := importFile(ctx, st, cfg.seed, log); err != nil {
+		fx, err := importFile(ctx, st, cfg.seed, log)
+		if err != nil {
 			return err
 		}
 		log.Info("imported fixture", "file", cfg.seed)
+		// A fixture that names a loopback or private webhook address means it: the refusal
+		// guards against addresses from less trusted hands, and an operator's own file is not
+		// one of them.
+		if urls := privateWebhookURLs(fx); len(urls) > 0 && !cfg.allowPrivateSet {
+			allowPrivate = true
+			log.Warn("the fixture sends webhooks to loopback or private addresses, so they are allowed; pass -allow-private-webhooks=false to refuse them",
+				"urls", urls)
+		}
 	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -126,7 +146,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 
-	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, AllowPrivateWebhooks: cfg.allowPrivateWebhooks}
+	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, AllowPrivateWebhooks: allowPrivate}
 	if cfg.rateLimit > 0 {
 		opts.RateLimit = &handler.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
 	}
@@ -168,23 +188,36 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return st.Close()
 }
 
-func importFile(ctx context.Context, s store.Store, path string, log *slog.Logger) error {
+func importFile(ctx context.Context, s store.Store, path string, log *slog.Logger) (store.Fixture, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return store.Fixture{}, err
 	}
 	defer f.Close()
 	fx, err := store.DecodeFixture(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return store.Fixture{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(fx.Unknown) > 0 {
 		log.Warn("fixture members svc does not know were ignored; check them for typos", "file", path, "members", fx.Unknown)
 	}
 	if err := store.Import(ctx, s, fx, time.Now()); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return store.Fixture{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	return fx, nil
+}
+
+// privateWebhookURLs lists the fixture's webhook URLs that name a loopback or private address.
+func privateWebhookURLs(fx store.Fixture) []string {
+	var urls []string
+	for _, t := range fx.Teams {
+		for _, sv := range t.Surveys {
+			if sv.WebhookURL != "" && webhook.PrivateURL(sv.WebhookURL) {
+				urls = append(urls, sv.WebhookURL)
+			}
+		}
+	}
+	return urls
 }
 
 // demoTeam is the id of the team the server creates on first start.

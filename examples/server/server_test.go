@@ -48,7 +48,7 @@ type proc struct {
 func startServer(t *testing.T, bin string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "SVC_ADDR=", "SVC_DB=")
+	cmd.Env = append(os.Environ(), "SVC_ADDR=", "SVC_DB=", "SVC_ALLOW_PRIVATE_WEBHOOKS=")
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +250,7 @@ func TestSeedWithUnknownMembers(t *testing.T) {
 	}
 	defer st.Close()
 	var logs strings.Builder
-	if err := importFile(t.Context(), st, path, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+	if _, err := importFile(t.Context(), st, path, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
 		t.Fatalf("import: %v", err)
 	}
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "members=[generator]") {
@@ -261,5 +261,76 @@ func TestSeedWithUnknownMembers(t *testing.T) {
 	}
 	if _, err := st.Survey(t.Context(), "acme", surveyID); err != nil {
 		t.Errorf("survey not imported: %v", err)
+	}
+}
+
+// TestFixtureLoopbackWebhooks: a fixture whose webhook points at a loopback address gets its
+// deliveries without -allow-private-webhooks, since the operator wrote the address; an explicit
+// -allow-private-webhooks=false still refuses it.
+func TestFixtureLoopbackWebhooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	got := make(chan string, 10)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Get("X-Svc-Delivery")
+	}))
+	defer receiver.Close()
+	bin := buildServer(t)
+	fixture, pk, sk, surveyID := writeFixture(t, receiver.URL+"/hook")
+
+	put := func(p *proc) {
+		t.Helper()
+		pc, err := client.NewPublic(p.url, pk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &client.ResponseInput{Respondent: "ann", Data: survey.Answers{"nps": survey.Number(9)}}
+		if _, err := pc.PutResponse(t.Context(), surveyID, client.NewResponseID(), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := func(p *proc) {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}
+
+	p := startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"), "-seed", fixture)
+	put(p)
+	select {
+	case <-got:
+	case <-time.After(30 * time.Second):
+		t.Error("no delivery reached the loopback receiver named in the fixture")
+	}
+	stop(p)
+
+	p = startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"), "-seed", fixture, "-allow-private-webhooks=false")
+	defer stop(p)
+	put(p)
+	c, err := client.New(p.url, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		page, err := c.ListWebhookDeliveries(t.Context(), surveyID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Data) == 1 && page.Data[0].State != "pending" && page.Data[0].State != "delivering" {
+			if d := page.Data[0]; d.State != "failed" || d.LastError == nil || !strings.Contains(*d.LastError, "not public") {
+				t.Errorf("delivery with -allow-private-webhooks=false: %+v, want failed as not public", d)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delivery still pending after 30 s: %+v", page.Data)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case id := <-got:
+		t.Errorf("delivery %s reached the receiver despite -allow-private-webhooks=false", id)
+	default:
 	}
 }

@@ -50,6 +50,20 @@ func TestForbiddenAddresses(t *testing.T) {
 	}
 }
 
+func TestPrivateURL(t *testing.T) {
+	for u, want := range map[string]bool{
+		"http://127.0.0.1:9090/hook": true, "http://localhost/hook": true, "http://LOCALHOST:80": true,
+		"http://app.localhost/x": true, "http://[::1]:8080/": true, "https://10.0.0.5/h": true,
+		"http://[fe80::1%25eth0]/": true, "http://0.0.0.0:1/": true,
+		"https://example.com/hook": false, "https://93.184.216.34/": false, "http://localhost.example.com/": false,
+		"": false, "::not a url": false,
+	} {
+		if got := PrivateURL(u); got != want {
+			t.Errorf("PrivateURL(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
+
 func mustAddr(t *testing.T, s string) netip.Addr {
 	t.Helper()
 	a, err := netip.ParseAddr(s)

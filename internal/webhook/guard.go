@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -42,6 +44,23 @@ func newTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
 		TLSHandshakeTimeout:   timeout,
 		ExpectContinueTimeout: time.Second,
 	}
+}
+
+// PrivateURL reports whether rawURL's host is, as written, one that webhooks may not reach by
+// default: a loopback, private or otherwise non-public IP address, or localhost. Host names are
+// not resolved: this tells what an operator wrote, while the dialer checks every address a
+// delivery actually reaches.
+func PrivateURL(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && forbidden(ip)
 }
 
 // cgnat is the shared address space of carrier-grade NAT (RFC 6598), private in practice.
