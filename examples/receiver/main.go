@@ -7,7 +7,7 @@
 // To send it deliveries from a local svc, start the server with the fixture beside this file,
 // whose survey's webhook points at http://127.0.0.1:9090/webhooks/svc:
 //
-//	go run ./examples/server -db receiver-demo.db -seed examples/receiver/fixture.json -allow-private-webhooks
+//	go run ./examples/server -db receiver-demo.db -seed examples/receiver/fixture.json
 package main
 
 import (
