@@ -6,6 +6,10 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/svc-feedback/svc/internal/webhook"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/webhookverify"
 )
 
 // fuzzReply checks a fuzzed request's reply: a status among ok, and a JSON error body for
@@ -63,15 +67,37 @@ func FuzzResponsePut(f *testing.F) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil {
 			t.Fatalf("list after PUT %q is not JSON: %v\n%s", body, err, rec.Body)
 		}
+		found := false
 		for _, got := range page.Data {
 			if got.ID == id {
 				if len(got.Data) != len(sent.Data) {
 					t.Fatalf("PUT %q: listed data %v", body, got.Data)
 				}
-				return
+				found = true
 			}
 		}
-		t.Fatalf("PUT %s %q answered 200 but is not listed for its respondent", id, body)
+		if !found {
+			t.Fatalf("PUT %s %q answered 200 but is not listed for its respondent", id, body)
+		}
+		// Its webhook payload, built from what was stored, parses back with every answer.
+		stored, err := e.store.Response(t.Context(), e.survA.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload, err := webhook.Payload(e.survA, store.Team{ID: "acme", Name: "Acme"}, stored, time.Now())
+		if err != nil {
+			t.Fatalf("PUT %q: webhook payload: %v", body, err)
+		}
+		ev, err := webhookverify.ParseEvent(payload)
+		if err != nil || len(ev.Data.Response.Data) != len(sent.Data) {
+			t.Fatalf("PUT %q: webhook payload %s parses as %+v, %v", body, payload, ev, err)
+		}
+		for _, a := range ev.Data.Response.Data {
+			var raw any
+			if err := json.Unmarshal([]byte(a.Answer.Stringified), &raw); err != nil {
+				t.Fatalf("PUT %q: stringified answer %q is not JSON: %v", body, a.Answer.Stringified, err)
+			}
+		}
 	})
 }
 
