@@ -290,12 +290,14 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 		if err := ValidateRespondent(fe.Respondent); err != nil {
 			return fmt.Errorf("events[%d]: %w", i, err)
 		}
-		if fe.CreatedAt.IsZero() {
+		at := fe.CreatedAt
+		if at.IsZero() {
 			// Unlike a response, an event has no id: its time is what makes importing it
-			// again a no-op, so it cannot default to the time of the import.
-			return fmt.Errorf("events[%d]: %w", i, invalid("createdAt is required"))
+			// again a no-op, so an undated one takes the survey's creation time, which every
+			// import sees the same, rather than the time of the import.
+			at = have.CreatedAt
 		}
-		e := Event{SurveyID: fs.ID, Respondent: fe.Respondent, Type: fe.Type, At: fe.CreatedAt, Imported: true}
+		e := Event{SurveyID: fs.ID, Respondent: fe.Respondent, Type: fe.Type, At: at, Imported: true}
 		if err := s.RecordEvent(ctx, e); err != nil {
 			return fmt.Errorf("events[%d]: %w", i, err)
 		}

@@ -761,16 +761,27 @@ func testImport(t *testing.T, s store.Store) {
 		t.Errorf("Keys after importing twice = %d, %v; want 2", len(keys), err)
 	}
 
-	// An event without a time could not be recognised when imported again.
-	undated := strings.Replace(raw, `,"createdAt":"2026-01-02T09:59:00Z"}]`, `}]`, 1)
+	// An undated event is dated at the survey's creation, so importing it again, at another
+	// time, still records it once.
+	undated := strings.Replace(raw, `{"respondent":"ann","type":"view","createdAt":"2026-01-02T09:59:00Z"}`,
+		`{"respondent":"bob","type":"dismiss"}`, 1)
 	if undated == raw {
-		t.Fatal("the fixture's event has no createdAt to remove")
+		t.Fatal("the fixture's event was not replaced")
 	}
-	f, err := store.DecodeFixture(strings.NewReader(undated))
-	if err != nil {
-		t.Fatal(err)
+	for i := range 2 {
+		f, err := store.DecodeFixture(strings.NewReader(undated))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Import(ctx, s, f, t0.Add(time.Duration(i+2)*time.Hour)); err != nil {
+			t.Fatalf("Import of an undated event #%d: %v", i+1, err)
+		}
 	}
-	if err := store.Import(ctx, s, f, t0); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "events[0]: invalid: createdAt is required") {
-		t.Errorf("Import of an undated event: %v, want ErrInvalid naming events[0] and createdAt", err)
+	h, err := s.History(ctx, surveyID, "bob")
+	if err != nil || h.LastDismissedAt == nil || !h.LastDismissedAt.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("History of an undated imported dismissal: %+v, %v; want it at the survey's creation", h, err)
+	}
+	if st, err := s.Stats(ctx, surveyID); err != nil || st.TotalDismissals != 1 {
+		t.Errorf("Stats after importing an undated event twice: %+v, %v; want 1 dismissal", st, err)
 	}
 }
