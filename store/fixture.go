@@ -21,7 +21,7 @@ type Fixture struct {
 	Teams []FixtureTeam `json:"teams"`
 
 	// Unknown lists the members of the file that DecodeFixture did not know and ignored, as
-	// paths such as "teams[0].surveys[1].webhookURL", so that the caller can warn about what is
+	// paths such as "teams[0].surveys[1].webhookSecert", so that the caller can warn about what is
 	// likely a typo. It is not part of the file.
 	Unknown []string `json:"-"`
 }
@@ -180,8 +180,8 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 }
 
 // Import writes a fixture into s: teams and keys that are missing, surveys that are missing or
-// differ, and responses and events not imported before. now stamps what the fixture leaves
-// undated. Imported responses schedule no webhook. Import stops at the first error, naming the
+// differ, and responses and events not imported before. now stamps the responses the fixture
+// leaves undated; undated events take the survey's creation time. Imported responses schedule no webhook. Import stops at the first error, naming the
 // record; what was written before it stays, and importing again after a fix completes it.
 func Import(ctx context.Context, s Store, f Fixture, now time.Time) error {
 	for _, ft := range f.Teams {
