@@ -3,6 +3,8 @@
 //
 //	go run ./examples/server
 //
+// With a fixture file (go run ./examples/server -seed fixture.json, or simply
+// go run ./examples/server fixture.json) it imports that instead of demo data.
 // On first start without a fixture it creates a demo team, keys and a survey that uses every
 // question type, and prints the keys (shown only once) with curl lines to try. Each flag has an
 // SVC_* environment equivalent (-db and SVC_DB, -allow-private-webhooks and
@@ -71,7 +73,12 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	var c config
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", "127.0.0.1:8080"), "listen address (SVC_ADDR)")
+	defaultAddr := "127.0.0.1:8080"
+	if port := getenv("PORT"); port != "" {
+		// The platform convention for a port to serve on; SVC_ADDR and -addr still win.
+		defaultAddr = net.JoinHostPort("127.0.0.1", port)
+	}
+	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", defaultAddr), "listen address (SVC_ADDR; PORT sets the port of the default)")
 	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file (SVC_DB)")
 	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
 	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")
@@ -82,8 +89,23 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
 	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
 		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
-	if err := fs.Parse(args); err != nil {
-		return config{}, err
+	// Flags may come before or after a fixture file named without -seed.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return config{}, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case len(positional) == 1 && c.seed == "":
+		c.seed = positional[0]
+	case len(positional) > 0:
+		return config{}, fmt.Errorf("unexpected arguments: %s (name one fixture file, or use -seed)", strings.Join(positional, " "))
 	}
 	c.allowPrivateSet = getenv("SVC_ALLOW_PRIVATE_WEBHOOKS") != ""
 	fs.Visit(func(f *flag.Flag) {
@@ -91,9 +113,6 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 			c.allowPrivateSet = true
 		}
 	})
-	if fs.NArg() > 0 {
-		return config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
 	return c, nil
 }
 

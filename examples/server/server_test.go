@@ -334,3 +334,46 @@ func TestFixtureLoopbackWebhooks(t *testing.T) {
 	default:
 	}
 }
+
+// TestParseFlags: how a fixture, an address and the webhook allowance are given.
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name             string
+		args             []string
+		env              map[string]string
+		seed, addr       string
+		allowPrivateSet  bool
+		wantErrSubstring string
+	}{
+		{name: "defaults", addr: "127.0.0.1:8080"},
+		{name: "seed flag", args: []string{"-seed", "f.json"}, seed: "f.json", addr: "127.0.0.1:8080"},
+		{name: "fixture named alone", args: []string{"f.json"}, seed: "f.json", addr: "127.0.0.1:8080"},
+		{name: "fixture before flags", args: []string{"f.json", "-addr", "127.0.0.1:9000", "-allow-private-webhooks=false"},
+			seed: "f.json", addr: "127.0.0.1:9000", allowPrivateSet: true},
+		{name: "fixture between flags", args: []string{"-db", "x.db", "f.json", "-addr", ":9001"}, seed: "f.json", addr: ":9001"},
+		{name: "PORT", env: map[string]string{"PORT": "9100"}, addr: "127.0.0.1:9100"},
+		{name: "SVC_ADDR over PORT", env: map[string]string{"PORT": "9100", "SVC_ADDR": "127.0.0.1:9200"}, addr: "127.0.0.1:9200"},
+		{name: "flag over both", args: []string{"-addr", "127.0.0.1:9300"}, env: map[string]string{"PORT": "9100", "SVC_ADDR": "x"}, addr: "127.0.0.1:9300"},
+		{name: "variable sets the allowance", env: map[string]string{"SVC_ALLOW_PRIVATE_WEBHOOKS": "false", "SVC_SEED": "f.json"},
+			seed: "f.json", addr: "127.0.0.1:8080", allowPrivateSet: true},
+		{name: "two fixtures", args: []string{"a.json", "b.json"}, wantErrSubstring: "unexpected arguments: a.json b.json"},
+		{name: "fixture twice", args: []string{"-seed", "a.json", "b.json"}, wantErrSubstring: "unexpected arguments: b.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseFlags(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			if tt.wantErrSubstring != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrSubstring) {
+					t.Fatalf("err = %v, want one saying %q", err, tt.wantErrSubstring)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.seed != tt.seed || c.addr != tt.addr || c.allowPrivateSet != tt.allowPrivateSet {
+				t.Errorf("seed %q addr %q allowPrivateSet %v; want %q %q %v", c.seed, c.addr, c.allowPrivateSet, tt.seed, tt.addr, tt.allowPrivateSet)
+			}
+		})
+	}
+}
