@@ -31,6 +31,7 @@ import (
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/internal/gctune"
 	"github.com/svc-feedback/svc/internal/webhook"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
@@ -122,6 +123,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	gcPercent, memoryLimit := gctune.Apply(getenv)
+	log.Info("garbage collector", "GOGC", gcPercent, "GOMEMLIMIT", memoryLimit)
 
 	dbOpts := &sqlite.Options{}
 	if cfg.syncNormal {

@@ -31,6 +31,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/svc-feedback/svc/internal/gctune"
 )
 
 func main() {
@@ -45,6 +47,10 @@ func main() {
 	flag.Parse()
 	log.SetFlags(0)
 	var err error
+	if *serve != "" {
+		// Both servers run with the example server's collector settings.
+		gctune.Apply(os.Getenv)
+	}
 	switch *serve {
 	case "svc":
 		err = serveSvc(*db, *sync)
