@@ -80,22 +80,33 @@ func DecodeFixture(r io.Reader) (Fixture, error) {
 	if err := json.Unmarshal(raw, &f); err != nil {
 		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
 	}
-	if err := unknownMembers(json.NewDecoder(bytes.NewReader(raw)), "", reflect.TypeFor[Fixture](), &f.Unknown); err != nil {
+	w := memberWalker{dec: json.NewDecoder(bytes.NewReader(raw)), fields: make(map[reflect.Type]map[string]reflect.Type)}
+	if err := w.walk("", reflect.TypeFor[Fixture]()); err != nil {
 		return Fixture{}, fmt.Errorf("decode fixture: %w", err)
 	}
+	f.Unknown = w.unknown
 	return f, nil
 }
 
-// unknownMembers reads one JSON value from dec and appends the paths of the object members
+// memberWalker finds the members of a fixture that its types do not decode. fields holds
+// each struct's members, worked out once rather than for every response and event of a
+// long history.
+type memberWalker struct {
+	dec     *json.Decoder
+	fields  map[reflect.Type]map[string]reflect.Type
+	unknown []string
+}
+
+// walk reads one JSON value from w.dec and appends to w.unknown the paths of the object members
 // in it that a value of type t would not decode, following t's structs, slices and pointers
 // down to the types that decode themselves (survey questions, answers, times) or are maps.
 // It reads tokens rather than a decoded tree, so a fixture with a long history costs no
 // memory beyond its decoded form.
-func unknownMembers(dec *json.Decoder, path string, t reflect.Type, out *[]string) error {
+func (w *memberWalker) walk(path string, t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	tok, err := dec.Token()
+	tok, err := w.dec.Token()
 	if err != nil {
 		return err
 	}
@@ -103,18 +114,22 @@ func unknownMembers(dec *json.Decoder, path string, t reflect.Type, out *[]strin
 	if !ok {
 		return nil // a scalar
 	}
-	walk := !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
+	walkable := !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
 	switch {
-	case delim == '[' && walk && t.Kind() == reflect.Slice:
-		for i := 0; dec.More(); i++ {
-			if err := unknownMembers(dec, fmt.Sprintf("%s[%d]", path, i), t.Elem(), out); err != nil {
+	case delim == '[' && walkable && t.Kind() == reflect.Slice:
+		for i := 0; w.dec.More(); i++ {
+			if err := w.walk(fmt.Sprintf("%s[%d]", path, i), t.Elem()); err != nil {
 				return err
 			}
 		}
-	case delim == '{' && walk && t.Kind() == reflect.Struct:
-		fields := jsonFields(t)
-		for dec.More() {
-			tok, err := dec.Token()
+	case delim == '{' && walkable && t.Kind() == reflect.Struct:
+		fields, ok := w.fields[t]
+		if !ok {
+			fields = jsonFields(t)
+			w.fields[t] = fields
+		}
+		for w.dec.More() {
+			tok, err := w.dec.Token()
 			if err != nil {
 				return err
 			}
@@ -134,16 +149,16 @@ func unknownMembers(dec *json.Decoder, path string, t reflect.Type, out *[]strin
 				}
 			}
 			if !ok {
-				*out = append(*out, name)
+				w.unknown = append(w.unknown, name)
 				ft = reflect.TypeFor[any]() // its value is skipped below
 			}
-			if err := unknownMembers(dec, name, ft, out); err != nil {
+			if err := w.walk(name, ft); err != nil {
 				return err
 			}
 		}
 	default: // a value t reads as a whole: skip to its end
-		for depth := 1; depth > 1 || dec.More(); {
-			tok, err := dec.Token()
+		for depth := 1; depth > 1 || w.dec.More(); {
+			tok, err := w.dec.Token()
 			if err != nil {
 				return err
 			}
@@ -155,7 +170,7 @@ func unknownMembers(dec *json.Decoder, path string, t reflect.Type, out *[]strin
 			}
 		}
 	}
-	_, err = dec.Token() // the closing delimiter
+	_, err = w.dec.Token() // the closing delimiter
 	return err
 }
 
