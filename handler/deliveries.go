@@ -60,7 +60,7 @@ func (h *Handler) handleDeliveriesList(w http.ResponseWriter, r *http.Request, t
 		items[i] = toDeliveryJSON(d)
 	}
 	nc := encodeCursor(next)
-	h.writeJSON(w, http.StatusOK, page[deliveryJSON]{items, nc, limit, h.pageLinks(r, nc)})
+	h.writeJSON(w, http.StatusOK, page[deliveryJSON]{items, nc, limit, h.pageLinks(r, q, nc)})
 	return nil
 }
 

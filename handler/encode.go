@@ -306,16 +306,16 @@ type links struct {
 }
 
 // pageLinks builds the links of a page: the request's own URL (its cursor included) and the
-// same URL with the next cursor. Under a prefix mount the path comes from the request line,
-// unless BaseURL is set.
-func (h *Handler) pageLinks(r *http.Request, next *string) links {
+// same URL with the next cursor. q is the request's query as queryValues parsed it; pageLinks
+// sets its cursor. Under a prefix mount the path comes from the request line, unless BaseURL is
+// set.
+func (h *Handler) pageLinks(r *http.Request, q url.Values, next *string) links {
 	base := h.opts.BaseURL + r.URL.Path
 	if h.opts.BaseURL == "" {
 		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
 			base = u.Path
 		}
 	}
-	q := r.URL.Query()
 	l := links{Self: withQuery(base, q)}
 	if next != nil {
 		q.Set("cursor", *next)

@@ -55,7 +55,7 @@ func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, team
 		items[i] = surveySummary{sv.ID, sv.Title, desc, string(sv.Status), Time(sv.CreatedAt), Time(sv.UpdatedAt)}
 	}
 	nc := encodeCursor(next)
-	h.writeJSON(w, http.StatusOK, page[surveySummary]{items, nc, limit, h.pageLinks(r, nc)})
+	h.writeJSON(w, http.StatusOK, page[surveySummary]{items, nc, limit, h.pageLinks(r, q, nc)})
 	return nil
 }
 
@@ -118,7 +118,7 @@ func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, te
 	nc := encodeCursor(next)
 	buf := h.pageBuffer()
 	defer h.pageBuffers.Put(buf)
-	body, err := appendResponsesPage((*buf)[:0], responses, nc, limit, h.pageLinks(r, nc))
+	body, err := appendResponsesPage((*buf)[:0], responses, nc, limit, h.pageLinks(r, q, nc))
 	if err != nil {
 		return err
 	}
