@@ -114,3 +114,9 @@ func (h *Handler) Close(ctx context.Context) error {
 	}
 	return h.dispatcher.Close(ctx)
 }
+
+// PrivateWebhookURL reports whether a webhook URL names a loopback, private, link-local or
+// otherwise special-purpose address as written (an IP literal, "localhost" or a name under
+// "localhost."), which deliveries refuse unless Options.AllowPrivateWebhooks is set. It resolves
+// no name: deliveries check every address they actually reach as they connect.
+func PrivateWebhookURL(u string) bool { return webhook.PrivateURL(u) }

@@ -17,9 +17,9 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
 	"github.com/svc-feedback/svc/webhookverify"
 )
 
@@ -104,7 +104,7 @@ func setupHooks(t *testing.T, url string, opts ...hookOpt) *hookEnv {
 	}
 	e.pk, _, _ = store.CreateKey(ctx, e.store, "acme", store.Publishable, now)
 	e.sk, _, _ = store.CreateKey(ctx, e.store, "acme", store.Secret, now)
-	e.survey = store.Survey{ID: e.ids.New(), TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(),
+	e.survey = store.Survey{ID: e.ids.New(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(),
 		WebhookURL: url, CreatedAt: now, UpdatedAt: now}
 	o := e.options()
 	for _, f := range opts {

@@ -17,7 +17,6 @@ import (
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/client"
 	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -87,7 +86,7 @@ func setup(t *testing.T) *env {
 	}
 	e.pk, _, _ = store.CreateKey(ctx, st, "acme", store.Publishable, now)
 	e.sk, _, _ = store.CreateKey(ctx, st, "acme", store.Secret, now)
-	e.survey = store.Survey{ID: e.ids.New(), TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	e.survey = store.Survey{ID: e.ids.New(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: now, UpdatedAt: now}
 	if err := st.CreateSurvey(ctx, e.survey); err != nil {
 		t.Fatal(err)
 	}

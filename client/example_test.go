@@ -13,7 +13,6 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/client"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -35,7 +34,7 @@ func exampleServer() (baseURL, secretKey, publishableKey, surveyID string, stop 
 	_ = st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: now})
 	pk, _, _ := store.CreateKey(ctx, st, "acme", store.Publishable, now)
 	sk, _, _ := store.CreateKey(ctx, st, "acme", store.Secret, now)
-	sv := store.Survey{ID: "cexamplesurvey0001", TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	sv := store.Survey{ID: "cexamplesurvey0001", TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: now, UpdatedAt: now}
 	_ = st.CreateSurvey(ctx, sv)
 	for i, who := range []string{"ann", "bob", "cat"} {
 		_, _, _ = st.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprintf("resp%d", i), Respondent: who,

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/handler"
-	"github.com/svc-feedback/svc/internal/benchdata"
+	"github.com/svc-feedback/svc/internal/bench/benchdata"
 )
 
 // BenchmarkLarge measures the protected reads on one survey with SVC_BENCH_ROWS responses and

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/handler"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -19,7 +18,7 @@ func TestSurveyGet(t *testing.T) {
 	path := "/v1/svc/" + e.survA.ID
 	rec := e.public("GET", path, "")
 	wantStatus(t, rec, http.StatusOK, "")
-	if diff := cmp.Diff(asAny(t, demo.SurveyJSON()), asAny(t, rec.Body.Bytes())); diff != "" {
+	if diff := cmp.Diff(asAny(t, survey.SampleJSON()), asAny(t, rec.Body.Bytes())); diff != "" {
 		t.Errorf("public survey (-want +got):\n%s", diff)
 	}
 	for _, hidden := range []string{"webhook", "status", "team", `"id":"` + e.survA.ID} {

@@ -14,9 +14,9 @@ import (
 
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
 )
 
 // clock is an injectable clock that tests move by hand.
@@ -105,7 +105,7 @@ func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.
 
 func (e *env) newSurvey(team string, status store.Status, at time.Time) store.Survey {
 	e.t.Helper()
-	sv := store.Survey{ID: e.ids.New(), TeamID: team, Status: status, Definition: demo.Survey(), CreatedAt: at, UpdatedAt: at}
+	sv := store.Survey{ID: e.ids.New(), TeamID: team, Status: status, Definition: survey.Sample(), CreatedAt: at, UpdatedAt: at}
 	if err := e.store.CreateSurvey(e.t.Context(), sv); err != nil {
 		e.t.Fatal(err)
 	}

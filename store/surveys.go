@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/svc-feedback/svc/internal/cuid2"
 )
 
 // RotateWebhookSecret gives a survey a new webhook secret while deliveries keep being signed
@@ -39,3 +41,9 @@ func SetSurveyStatus(ctx context.Context, s Store, teamID, surveyID string, stat
 	}
 	return nil
 }
+
+// NewSurveyID returns a fresh survey id: a cuid2 of 24 characters, as Survey.Validate requires.
+func NewSurveyID() string { return cuid2.NewGenerator().New() }
+
+// ValidSurveyID reports whether id may name a survey: a cuid2 of 2 to 32 characters.
+func ValidSurveyID(id string) bool { return cuid2.IsValid(id) }

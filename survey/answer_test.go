@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -114,7 +113,7 @@ func TestValidateAnswers(t *testing.T) {
 		{"bug report as text", survey.Answers{"bug": survey.Text("broken")}, "title and metadata"},
 		{"unknown question", survey.Answers{"nope": survey.Text("x")}, `no question "nope"`},
 	}
-	d := demo.Survey()
+	d := survey.Sample()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := d.ValidateAnswers(tt.answers)

@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/survey"
 )
 
 // FuzzDefinition decodes arbitrary definitions: no panic, and a definition that decodes and
 // validates encodes to JSON that decodes to the same definition.
 func FuzzDefinition(f *testing.F) {
-	f.Add(demo.SurveyJSON())
+	f.Add(survey.SampleJSON())
 	f.Add([]byte(`{"title":"t","questions":[{"id":"a","position":0,"properties":{"type":"rating","scale":5},"routingLogic":{"type":"switch","cases":[{"type":"binary-operator","operator":"equal","value":{"type":"value","value":"x"},"target":{"type":"jump","target":1}}],"default":{"type":"end"}}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var d survey.Definition
@@ -47,7 +46,7 @@ func FuzzDefinition(f *testing.F) {
 func FuzzAnswers(f *testing.F) {
 	f.Add([]byte(`{"nps":9,"missing":["Speed"],"favourite":"Alerts","comments":"ok","bug":{"title":"t","metadata":"m","screenshotDataUrl":"data:image/png;base64,AA==","recordingEventsJson":"[]"}}`))
 	f.Add([]byte(`{"stars":1e308,"missing":[],"bug":{"title":"","metadata":"","x":1}}`))
-	d := demo.Survey()
+	d := survey.Sample()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var a survey.Answers
 		if json.Unmarshal(b, &a) != nil {

@@ -4,12 +4,11 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/survey"
 )
 
 func TestNextFollowsDemoRouting(t *testing.T) {
-	d := demo.Survey()
+	d := survey.Sample()
 	tests := []struct {
 		name    string
 		current string

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -15,7 +14,7 @@ import (
 // members it had: every question type, every routing and target variant, null and absent
 // optional members.
 func TestDefinitionRoundTrip(t *testing.T) {
-	in := demo.SurveyJSON()
+	in := survey.SampleJSON()
 	var d survey.Definition
 	if err := json.Unmarshal(in, &d); err != nil {
 		t.Fatal(err)
@@ -37,7 +36,7 @@ func TestDefinitionRoundTrip(t *testing.T) {
 }
 
 func TestQuestionPropertiesVariants(t *testing.T) {
-	d := demo.Survey()
+	d := survey.Sample()
 	want := map[string]string{
 		"nps": survey.TypeRating, "stars": survey.TypeRating, "favourite": survey.TypeSingleSelect,
 		"missing": survey.TypeMultiSelect, "comments": survey.TypeOpenEnded,
@@ -88,7 +87,7 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 func TestValidateAcceptsDemo(t *testing.T) {
-	d := demo.Survey()
+	d := survey.Sample()
 	if err := d.Validate(); err != nil {
 		t.Fatalf("Validate() = %v, want nil", err)
 	}
@@ -153,7 +152,7 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := demo.Survey()
+			d := survey.Sample()
 			tt.change(&d)
 			err := d.Validate()
 			if !errors.Is(err, survey.ErrInvalidDefinition) {

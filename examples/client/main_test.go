@@ -11,8 +11,6 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/client"
-	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -29,7 +27,7 @@ func TestClientExamplePrintsRealData(t *testing.T) {
 	_ = st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: now})
 	pk, _, _ := store.CreateKey(ctx, st, "acme", store.Publishable, now)
 	sk, _, _ := store.CreateKey(ctx, st, "acme", store.Secret, now)
-	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: now, UpdatedAt: now}
 	if err := st.CreateSurvey(ctx, sv); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +64,7 @@ func TestClientExamplePrintsRealData(t *testing.T) {
 		}
 	}
 
-	err = run(ctx, &out, srv.URL, sk, cuid2.NewGenerator().New())
+	err = run(ctx, &out, srv.URL, sk, store.NewSurveyID())
 	if err == nil || !strings.Contains(err.Error(), "no such survey") {
 		t.Errorf("unknown survey: %v", err)
 	}

@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
-	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -121,7 +120,7 @@ func ensureData(ctx context.Context, st store.Store, seed string, out io.Writer)
 		return err
 	}
 	next := survey.Routing{Type: survey.RoutingAlways, Target: survey.Target{Type: survey.TargetNext}}
-	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: "myapp", Status: store.StatusActive, CreatedAt: now, UpdatedAt: now,
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "myapp", Status: store.StatusActive, CreatedAt: now, UpdatedAt: now,
 		Definition: survey.Definition{
 			Title: "Quick feedback",
 			Questions: []survey.Question{

@@ -29,12 +29,9 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/handler"
-	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
-	"github.com/svc-feedback/svc/internal/gctune"
-	"github.com/svc-feedback/svc/internal/webhook"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
 )
 
 func main() {
@@ -123,7 +120,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	gcPercent, memoryLimit := gctune.Apply(getenv)
+	gcPercent, memoryLimit := tuneGC(getenv)
 	log.Info("garbage collector", "GOGC", gcPercent, "GOMEMLIMIT", memoryLimit)
 
 	dbOpts := &sqlite.Options{}
@@ -234,7 +231,7 @@ func privateWebhookURLs(fx store.Fixture) []string {
 	var urls []string
 	for _, t := range fx.Teams {
 		for _, sv := range t.Surveys {
-			if sv.WebhookURL != "" && webhook.PrivateURL(sv.WebhookURL) {
+			if sv.WebhookURL != "" && svc.PrivateWebhookURL(sv.WebhookURL) {
 				urls = append(urls, sv.WebhookURL)
 			}
 		}
@@ -266,8 +263,8 @@ func ensureDemo(ctx context.Context, s store.Store, baseURL string, out io.Write
 	if err != nil {
 		return err
 	}
-	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: demoTeam, Status: store.StatusActive,
-		Definition: demo.Survey(), CreatedAt: now, UpdatedAt: now}
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: demoTeam, Status: store.StatusActive,
+		Definition: survey.Sample(), CreatedAt: now, UpdatedAt: now}
 	if err := s.CreateSurvey(ctx, sv); err != nil {
 		return err
 	}

@@ -20,8 +20,6 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/client"
-	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -78,8 +76,8 @@ func startServer(t *testing.T, bin string, args ...string) *proc {
 func writeFixture(t *testing.T, hook string) (path, pk, sk, surveyID string) {
 	t.Helper()
 	pk, sk = store.NewKeyPlaintext(store.Publishable), store.NewKeyPlaintext(store.Secret)
-	surveyID = cuid2.NewGenerator().New()
-	def := demo.Survey()
+	surveyID = store.NewSurveyID()
+	def := survey.Sample()
 	f := store.Fixture{Teams: []store.FixtureTeam{{ID: "acme", Name: "Acme", PublishableKeys: []string{pk}, SecretKeys: []string{sk},
 		Surveys: []store.FixtureSurvey{{ID: surveyID, Status: store.StatusActive, Definition: def, WebhookURL: hook}}}}}
 	b, err := json.Marshal(f)

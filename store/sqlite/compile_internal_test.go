@@ -10,7 +10,6 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -64,7 +63,7 @@ func TestStatementsCompileOnce(t *testing.T) {
 	if err := s.AddKey(ctx, revoked, "svc_sk_0123456789abcdefghijklmnopqrstuv"); err != nil {
 		t.Fatal(err)
 	}
-	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: demo.Survey(),
+	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(),
 		WebhookURL: "http://127.0.0.1:9/hook", WebhookSecret: "whsec_test", CreatedAt: t0, UpdatedAt: t0}
 	if err := s.CreateSurvey(ctx, sv); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/store/storetest"
@@ -50,7 +49,7 @@ func seedSurveyTB(t testing.TB, s store.Store) store.Survey {
 		t.Fatal(err)
 	}
 	sv := store.Survey{ID: cuid2.NewGenerator().New(), TeamID: "acme", Status: store.StatusActive,
-		Definition: demo.Survey(), CreatedAt: t0, UpdatedAt: t0}
+		Definition: survey.Sample(), CreatedAt: t0, UpdatedAt: t0}
 	if err := s.CreateSurvey(ctx, sv); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/internal/cuid2"
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -68,7 +67,7 @@ func mustTeam(t *testing.T, s store.Store, id string) {
 }
 
 func newSurvey(teamID string, at time.Time) store.Survey {
-	return store.Survey{ID: ids.New(), TeamID: teamID, Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: at, UpdatedAt: at}
+	return store.Survey{ID: ids.New(), TeamID: teamID, Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: at, UpdatedAt: at}
 }
 
 func mustSurvey(t *testing.T, s store.Store, sv store.Survey) store.Survey {
@@ -718,7 +717,7 @@ func testImport(t *testing.T, s store.Store) {
 	pk := store.NewKeyPlaintext(store.Publishable)
 	sk := store.NewKeyPlaintext(store.Secret)
 	surveyID := ids.New()
-	def, err := json.Marshal(demo.Survey())
+	def, err := json.Marshal(survey.Sample())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Command loadbench measures svc under load against a baseline, in one run:
 //
-//	go run ./internal/loadbench
+//	go run ./internal/bench/loadbench
 //
 // It prepares an SQLite file holding a survey with -rows responses (seeded once, then reused)
 // and an empty survey for the load's writes (emptied again at the start of every run). It
@@ -31,8 +31,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/svc-feedback/svc/internal/gctune"
 )
 
 func main() {
@@ -47,10 +45,6 @@ func main() {
 	flag.Parse()
 	log.SetFlags(0)
 	var err error
-	if *serve != "" {
-		// Both servers run with the example server's collector settings.
-		gctune.Apply(os.Getenv)
-	}
 	switch *serve {
 	case "svc":
 		err = serveSvc(*db, *sync)
@@ -99,6 +93,7 @@ func startChild(args ...string) (*child, error) {
 	}
 	cmd := exec.Command(self, args...)
 	cmd.Stderr = os.Stderr
+	cmd.Env = serverEnv(os.Environ())
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -326,4 +321,19 @@ func (l *loadConn) close() {
 	if l != nil {
 		l.c.Close()
 	}
+}
+
+// serverEnv gives both servers the example server's collector settings (examples/server/gc.go),
+// so the benchmark compares like with like, unless the operator set GOGC or GOMEMLIMIT.
+func serverEnv(env []string) []string {
+	set := func(name string) bool {
+		return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+	}
+	if !set("GOGC") {
+		env = append(env, "GOGC=400")
+	}
+	if !set("GOMEMLIMIT") {
+		env = append(env, "GOMEMLIMIT=512MiB")
+	}
+	return env
 }

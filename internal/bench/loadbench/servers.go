@@ -15,8 +15,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
-	"github.com/svc-feedback/svc/internal/benchdata"
-	"github.com/svc-feedback/svc/internal/demo"
+	"github.com/svc-feedback/svc/internal/bench/benchdata"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -36,7 +35,7 @@ func prepare(db string, rows int) error {
 		return err
 	}
 	defer st.Close()
-	sv := store.Survey{ID: loadSurvey, TeamID: benchdata.TeamID, Status: store.StatusActive, Definition: demo.Survey(),
+	sv := store.Survey{ID: loadSurvey, TeamID: benchdata.TeamID, Status: store.StatusActive, Definition: survey.Sample(),
 		CreatedAt: benchdata.Start, UpdatedAt: benchdata.Start}
 	if err := st.CreateSurvey(ctx, sv); err != nil && !errors.Is(err, store.ErrConflict) {
 		return err
@@ -113,7 +112,7 @@ func serveSvc(db, sync string) error {
 // reply, or write a fixed survey body.
 func serveBaseline() error {
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, demo.SurveyJSON()); err != nil {
+	if err := json.Compact(&compact, survey.SampleJSON()); err != nil {
 		return err
 	}
 	surveyBody := append(compact.Bytes(), '\n')

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/svc-feedback/svc/internal/demo"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -103,7 +102,7 @@ func seed(ctx context.Context, st *sqlite.Store, n int) error {
 	if err := ensureKeys(ctx, st); err != nil {
 		return err
 	}
-	sv := store.Survey{ID: SurveyID, TeamID: TeamID, Status: store.StatusActive, Definition: demo.Survey(), CreatedAt: Start, UpdatedAt: Start}
+	sv := store.Survey{ID: SurveyID, TeamID: TeamID, Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: Start, UpdatedAt: Start}
 	if err := st.CreateSurvey(ctx, sv); err != nil {
 		return err
 	}

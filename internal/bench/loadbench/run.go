@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/svc-feedback/svc/internal/benchdata"
+	"github.com/svc-feedback/svc/internal/bench/benchdata"
 )
 
 // The scenarios, by the names the tables print.

@@ -1,0 +1,33 @@
+package store_test
+
+import (
+	"testing"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// An embedding app makes its survey ids with NewSurveyID: they must pass Survey.Validate (which
+// CreateSurvey runs) and never repeat.
+func TestNewSurveyID(t *testing.T) {
+	seen := make(map[string]bool)
+	for range 1000 {
+		id := store.NewSurveyID()
+		if !store.ValidSurveyID(id) {
+			t.Fatalf("NewSurveyID() = %q, which ValidSurveyID refuses", id)
+		}
+		if seen[id] {
+			t.Fatalf("NewSurveyID() repeated %q", id)
+		}
+		seen[id] = true
+	}
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample()}
+	if err := sv.Validate(); err != nil {
+		t.Errorf("a survey with a NewSurveyID id and the sample definition: %v", err)
+	}
+	for _, bad := range []string{"", "Upper", "1starts-with-digit", "has space"} {
+		if store.ValidSurveyID(bad) {
+			t.Errorf("ValidSurveyID(%q) = true", bad)
+		}
+	}
+}
