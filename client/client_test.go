@@ -194,6 +194,40 @@ func TestProtectedClient(t *testing.T) {
 	if n := e.requests.Load() - before; n != 3 {
 		t.Errorf("walking 7 responses 3 at a time took %d requests, want 3", n)
 	}
+	// One iterator ranged again starts from the first page with the caller's options, and
+	// ranging it from several goroutines at once gives each the whole list.
+	opts := &client.ResponseListOptions{ListOptions: client.ListOptions{Limit: 3}}
+	seq := c.Responses(ctx, e.survey.ID, opts)
+	opts.Limit, opts.Respondent = 1, "nobody" // a change after the call must not reach the iterator
+	collect := func() ([]client.Response, error) {
+		var rs []client.Response
+		for r, err := range seq {
+			if err != nil {
+				return nil, err
+			}
+			rs = append(rs, r)
+		}
+		return rs, nil
+	}
+	var wg sync.WaitGroup
+	ranges := make([][]client.Response, 4)
+	errs := make([]error, len(ranges))
+	for i := range ranges {
+		wg.Go(func() { ranges[i], errs[i] = collect() })
+	}
+	wg.Wait()
+	again, err := collect()
+	ranges = append(ranges, again)
+	errs = append(errs, err)
+	for i := range ranges {
+		if errs[i] != nil {
+			t.Fatalf("range %d: %v", i, errs[i])
+		}
+		if diff := cmp.Diff(want, ranges[i]); diff != "" {
+			t.Errorf("range %d of one iterator (-want +got):\n%s", i, diff)
+		}
+	}
+
 	// Stopping early fetches no further page.
 	before = e.requests.Load()
 	count := 0

@@ -111,7 +111,7 @@ func (c *Client) ListSurveys(ctx context.Context, opts *ListOptions) (*Page[Surv
 
 // Surveys iterates over every survey from opts' cursor on, fetching pages as needed.
 func (c *Client) Surveys(ctx context.Context, opts *ListOptions) iter.Seq2[SurveySummary, error] {
-	return paginate(opts, func(o *ListOptions) (*Page[SurveySummary], error) { return c.ListSurveys(ctx, o) })
+	return paginate(listOptions(opts), func(o ListOptions) (*Page[SurveySummary], error) { return c.ListSurveys(ctx, &o) })
 }
 
 // Survey is the whole survey as the protected API returns it.
@@ -181,12 +181,13 @@ func (c *Client) ListResponses(ctx context.Context, surveyID string, opts *Respo
 // Responses iterates over every response matching opts, fetching pages as needed. It stops at
 // the first error, which it yields.
 func (c *Client) Responses(ctx context.Context, surveyID string, opts *ResponseListOptions) iter.Seq2[Response, error] {
-	var o ResponseListOptions
+	var base ResponseListOptions
 	if opts != nil {
-		o = *opts
+		base = *opts
 	}
-	return paginate(&o.ListOptions, func(lo *ListOptions) (*Page[Response], error) {
-		o.ListOptions = *lo
+	return paginate(base.ListOptions, func(lo ListOptions) (*Page[Response], error) {
+		o := base
+		o.ListOptions = lo
 		return c.ListResponses(ctx, surveyID, &o)
 	})
 }
@@ -305,7 +306,9 @@ func (c *Client) ListWebhookDeliveries(ctx context.Context, surveyID string, opt
 
 // WebhookDeliveries iterates over every webhook delivery of a survey.
 func (c *Client) WebhookDeliveries(ctx context.Context, surveyID string, opts *ListOptions) iter.Seq2[WebhookDelivery, error] {
-	return paginate(opts, func(o *ListOptions) (*Page[WebhookDelivery], error) { return c.ListWebhookDeliveries(ctx, surveyID, o) })
+	return paginate(listOptions(opts), func(o ListOptions) (*Page[WebhookDelivery], error) {
+		return c.ListWebhookDeliveries(ctx, surveyID, &o)
+	})
 }
 
 // Redeliver sends a delivery again (typically a failed one). It is not retried: a POST.
@@ -319,16 +322,23 @@ func (c *Client) Redeliver(ctx context.Context, surveyID, deliveryID string) (*W
 	return &out.Data, nil
 }
 
-// paginate walks pages from opts' cursor on, with a copy of opts, yielding every item until
-// the last page, the caller's break or an error.
-func paginate[T any](opts *ListOptions, list func(*ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
+// listOptions copies the caller's options, so that a later change to them does not reach an
+// iterator made from them.
+func listOptions(opts *ListOptions) ListOptions {
+	if opts == nil {
+		return ListOptions{}
+	}
+	return *opts
+}
+
+// paginate walks pages from start's cursor on, yielding every item until the last page, the
+// caller's break or an error. Each range starts again from start with its own copy, so one
+// iterator can be ranged any number of times, from several goroutines at once.
+func paginate[T any](start ListOptions, list func(ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		var o ListOptions
-		if opts != nil {
-			o = *opts
-		}
+		o := start
 		for {
-			p, err := list(&o)
+			p, err := list(o)
 			if err != nil {
 				var zero T
 				yield(zero, err)
