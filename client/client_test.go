@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -436,4 +438,47 @@ func statusOf(err error) int {
 		return e.StatusCode
 	}
 	return 0
+}
+
+// A newer server may send a question type or an answer shape this client does not know: the
+// client keeps them as JSON instead of failing the survey or the page.
+func TestNewerServerShapes(t *testing.T) {
+	const surveyJSON = `{"id":"csurvey00000000000000001","status":"active","title":"T","description":null,
+	  "questions":[{"id":"q1","title":"Slide","description":null,"position":0,"required":false,
+	    "properties":{"type":"slider","min":0,"max":100,"buttonLabel":"Next"},
+	    "routingLogic":{"type":"always","target":{"type":"next"}}}],
+	  "confirmation":{"title":"","description":"","buttonText":""},"isBackNavigationAllowed":false,
+	  "backButtonLabel":"Back","createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"}`
+	const pageJSON = `{"data":[{"id":"r1","respondent":"u","data":{"q1":{"value":42,"unit":"px"},"q2":"text"},
+	  "clientMetadata":{},"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"}],
+	  "nextCursor":null,"limit":50,"links":{"self":"/x","next":null}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/responses") {
+			io.WriteString(w, pageJSON)
+			return
+		}
+		io.WriteString(w, surveyJSON)
+	}))
+	defer srv.Close()
+	c, err := client.New(srv.URL, "svc_sk_"+strings.Repeat("a", 36))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.GetSurvey(t.Context(), "csurvey00000000000000001")
+	if err != nil {
+		t.Fatalf("GetSurvey with a question of an unknown type: %v", err)
+	}
+	p, ok := s.Questions[0].Properties.(survey.UnknownProperties)
+	if !ok || p.TypeName != "slider" || !strings.Contains(string(p.Raw), `"max":100`) {
+		t.Errorf("question properties = %#v, want UnknownProperties keeping the JSON", s.Questions[0].Properties)
+	}
+	page, err := c.ListResponses(t.Context(), "csurvey00000000000000001", nil)
+	if err != nil {
+		t.Fatalf("ListResponses with an answer of an unknown shape: %v", err)
+	}
+	want := survey.Answers{"q1": survey.UnknownAnswer(`{"value":42,"unit":"px"}`), "q2": survey.Text("text")}
+	if diff := cmp.Diff(want, page.Data[0].Data); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -114,7 +115,9 @@ func (c *Client) Surveys(ctx context.Context, opts *ListOptions) iter.Seq2[Surve
 	return paginate(listOptions(opts), func(o ListOptions) (*Page[SurveySummary], error) { return c.ListSurveys(ctx, &o) })
 }
 
-// Survey is the whole survey as the protected API returns it.
+// Survey is the whole survey as the protected API returns it. A question of a type this
+// version does not know (added by a newer server) has survey.UnknownProperties, which keep its
+// JSON.
 type Survey struct {
 	ID     string `json:"id"`
 	Status string `json:"status"`
@@ -140,6 +143,27 @@ type Response struct {
 	ClientMetadata map[string]string `json:"clientMetadata"`
 	CreatedAt      time.Time         `json:"createdAt"`
 	UpdatedAt      time.Time         `json:"updatedAt"`
+}
+
+// UnmarshalJSON reads a response. An answer of a shape this version does not know (written by a
+// newer server) is kept as a survey.UnknownAnswer holding its JSON, rather than failing the
+// whole page.
+func (r *Response) UnmarshalJSON(b []byte) error {
+	type plain Response
+	var raw struct {
+		plain
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*r = Response(raw.plain)
+	data, err := survey.DecodeAnswersOrUnknown(raw.Data)
+	if err != nil {
+		return fmt.Errorf("response %s: data: %w", r.ID, err)
+	}
+	r.Data = data
+	return nil
 }
 
 // ResponseListOptions filter and page a survey's responses.

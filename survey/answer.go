@@ -34,6 +34,20 @@ type BugReportAnswer struct {
 	RecordingEventsJSON *string `json:"recordingEventsJson,omitempty"`
 }
 
+// UnknownAnswer is an answer of a shape this version of svc does not know, kept as its JSON:
+// what DecodeAnswerOrUnknown gives a reader of stored responses (the client, a webhook
+// receiver) for an answer a newer server wrote. No question accepts it, so no server stores one.
+type UnknownAnswer json.RawMessage
+
+// MarshalJSON writes the answer as it was read.
+func (u UnknownAnswer) MarshalJSON() ([]byte, error) {
+	if len(u) == 0 {
+		return []byte("null"), nil
+	}
+	return u, nil
+}
+
+func (UnknownAnswer) isAnswer()   {}
 func (Text) isAnswer()            {}
 func (Number) isAnswer()          {}
 func (Choices) isAnswer()         {}
@@ -158,6 +172,41 @@ func DecodeAnswer(raw json.RawMessage) (Answer, error) {
 		return nil, fmt.Errorf("an answer: %w", err)
 	}
 	return AnswerFromValue(v)
+}
+
+// DecodeAnswerOrUnknown decodes one answer like DecodeAnswer, but keeps an answer of a shape it
+// does not know as an UnknownAnswer rather than failing: for readers of responses that a newer
+// server may have written. It fails only on JSON that does not parse.
+func DecodeAnswerOrUnknown(raw json.RawMessage) (Answer, error) {
+	if !json.Valid(raw) {
+		return nil, errors.New("an answer is not valid JSON")
+	}
+	a, err := DecodeAnswer(raw)
+	if err != nil {
+		return UnknownAnswer(bytes.Clone(raw)), nil
+	}
+	return a, nil
+}
+
+// DecodeAnswersOrUnknown decodes a data object of answers with the rules of
+// DecodeAnswerOrUnknown.
+func DecodeAnswersOrUnknown(b []byte) (Answers, error) {
+	var raws map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return nil, err
+	}
+	if raws == nil {
+		return nil, nil
+	}
+	out := make(Answers, len(raws))
+	for id, raw := range raws {
+		a, err := DecodeAnswerOrUnknown(raw)
+		if err != nil {
+			return nil, fmt.Errorf("answer to %q: %w", id, err)
+		}
+		out[id] = a
+	}
+	return out, nil
 }
 
 // AnswerFromValue types one answer that encoding/json decoded into an any: a string is Text,

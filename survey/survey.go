@@ -82,7 +82,7 @@ func (q *Question) UnmarshalJSON(b []byte) error {
 
 // Properties is a question's type-specific settings: one of RatingProperties,
 // SingleSelectProperties, MultiSelectProperties, OpenEndedProperties, StatementProperties or
-// BugReportProperties.
+// BugReportProperties, or UnknownProperties for a type this version does not know.
 type Properties interface {
 	// Type returns the variant's discriminator, one of the Type* constants.
 	Type() string
@@ -178,6 +178,29 @@ func (StatementProperties) Type() string { return TypeStatement }
 // Type returns the variant's discriminator.
 func (BugReportProperties) Type() string { return TypeBugReport }
 
+// UnknownProperties are the properties of a question type this version of svc does not know,
+// such as a type added by a newer server. They keep the JSON as it came, so a client reading
+// surveys from a newer server keeps working and writes the question back unchanged. Validate
+// refuses them: a server saves only the types it knows.
+type UnknownProperties struct {
+	// TypeName is the properties' type member.
+	TypeName string
+	// Raw is the whole properties object, type included.
+	Raw json.RawMessage
+}
+
+// Type returns the unknown type's name.
+func (p UnknownProperties) Type() string { return p.TypeName }
+
+// MarshalJSON writes the properties as they were read.
+func (p UnknownProperties) MarshalJSON() ([]byte, error) {
+	if len(p.Raw) == 0 {
+		return withType(p.TypeName, struct{}{})
+	}
+	return p.Raw, nil
+}
+
+func (UnknownProperties) isProperties()      {}
 func (RatingProperties) isProperties()       {}
 func (SingleSelectProperties) isProperties() {}
 func (MultiSelectProperties) isProperties()  {}
@@ -272,7 +295,9 @@ func decodeProperties(raw json.RawMessage) (Properties, error) {
 	case "":
 		return nil, errors.New("question properties.type is required")
 	default:
-		return nil, fmt.Errorf("unknown question type %q", probe.Type)
+		// A type of a newer version: kept as it is, so that a reader (the client, a webhook
+		// receiver) still reads the survey. Validate refuses it, so no server saves one.
+		return UnknownProperties{TypeName: probe.Type, Raw: append(json.RawMessage(nil), raw...)}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s question properties: %w", probe.Type, err)

@@ -65,9 +65,38 @@ func mustQuestion(t *testing.T, d survey.Definition, id string) *survey.Question
 	return q
 }
 
+// A question type of a newer version decodes (so a client reading a newer server's survey
+// keeps working), writes back as it came, and is refused when a survey is validated for saving.
+func TestUnknownQuestionType(t *testing.T) {
+	in := `{"id":"a","title":"Slide","description":null,"position":1,"required":false,` +
+		`"properties":{"type":"slider","min":0,"max":100,"buttonLabel":"Next"},` +
+		`"routingLogic":{"type":"always","target":{"type":"next"}}}`
+	var q survey.Question
+	if err := json.Unmarshal([]byte(in), &q); err != nil {
+		t.Fatalf("Unmarshal of a question of an unknown type: %v", err)
+	}
+	p, ok := q.Properties.(survey.UnknownProperties)
+	if !ok || p.Type() != "slider" || q.Type() != "slider" {
+		t.Fatalf("Properties = %#v, want UnknownProperties of type slider", q.Properties)
+	}
+	out, err := json.Marshal(q.Properties)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(asAny(t, []byte(`{"type":"slider","min":0,"max":100,"buttonLabel":"Next"}`)), asAny(t, out)); diff != "" {
+		t.Errorf("written back (-want +got):\n%s", diff)
+	}
+	d := survey.Sample()
+	d.Questions = append(d.Questions, q)
+	d.Questions[len(d.Questions)-1].Position = 1000
+	err = d.Validate()
+	if !errors.Is(err, survey.ErrInvalidDefinition) || !strings.Contains(err.Error(), `unknown question type "slider"`) {
+		t.Errorf("Validate with an unknown question type = %v, want ErrInvalidDefinition naming the type", err)
+	}
+}
+
 func TestDecodeErrors(t *testing.T) {
 	tests := map[string]string{
-		"unknown question type":  `{"id":"a","properties":{"type":"slider"},"routingLogic":{"type":"always","target":{"type":"next"}}}`,
 		"missing properties":     `{"id":"a","routingLogic":{"type":"always","target":{"type":"next"}}}`,
 		"unknown routing":        `{"id":"a","properties":{"type":"statement","buttonLabel":"x"},"routingLogic":{"type":"maybe"}}`,
 		"jump without target":    `{"id":"a","properties":{"type":"statement","buttonLabel":"x"},"routingLogic":{"type":"always","target":{"type":"jump"}}}`,
@@ -169,4 +198,13 @@ func setRating(d *survey.Definition, scale int) {
 	p := d.Questions[1].Properties.(survey.RatingProperties)
 	p.Scale = scale
 	d.Questions[1].Properties = p
+}
+
+func asAny(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return v
 }

@@ -70,6 +70,8 @@ func (d *Definition) Validate() error {
 
 func validateProperties(at string, p Properties) error {
 	switch p := p.(type) {
+	case UnknownProperties:
+		return invalid("%s.type: unknown question type %q", at, p.TypeName)
 	case nil:
 		return invalid("%s are required", at)
 	case RatingProperties:

@@ -71,7 +71,8 @@ func (a *AnswerValue) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	raw, err := survey.DecodeAnswer(v.Raw)
+	// An answer of a shape a newer server sends stays readable, as survey.UnknownAnswer.
+	raw, err := survey.DecodeAnswerOrUnknown(v.Raw)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,8 @@ const body = `{"event":"response.created","timestamp":"2026-11-21T10:04:05.123Z"
 "data":[{"question":{"id":"nps","title":"NPS"},"answer":{"raw":9,"stringified":"9"}},
 {"question":{"id":"c","title":"Comments"},"answer":{"raw":"hi","stringified":"\"hi\""}},
 {"question":{"id":"m","title":"Missing"},"answer":{"raw":["a","b"],"stringified":"[\"a\",\"b\"]"}},
-{"question":{"id":"b","title":"Bug"},"answer":{"raw":{"title":"t","metadata":"m"},"stringified":"{\"title\":\"t\",\"metadata\":\"m\"}"}}],
+{"question":{"id":"b","title":"Bug"},"answer":{"raw":{"title":"t","metadata":"m"},"stringified":"{\"title\":\"t\",\"metadata\":\"m\"}"}},
+{"question":{"id":"new","title":"Newer"},"answer":{"raw":{"x":1},"stringified":"{\"x\":1}"}}],
 "metadata":{"page":"/"},"survey":{"id":"s1","title":"S","description":null,"team":{"id":"acme","name":"Acme"}}}}}`
 
 var now = time.Date(2026, 11, 21, 10, 4, 5, 0, time.UTC)
@@ -111,7 +112,8 @@ func TestParseEvent(t *testing.T) {
 	for _, a := range r.Data {
 		raws = append(raws, a.Answer.Raw)
 	}
-	want := []survey.Answer{survey.Number(9), survey.Text("hi"), survey.Choices{"a", "b"}, survey.BugReportAnswer{Title: "t", Metadata: "m"}}
+	want := []survey.Answer{survey.Number(9), survey.Text("hi"), survey.Choices{"a", "b"}, survey.BugReportAnswer{Title: "t", Metadata: "m"},
+		survey.UnknownAnswer(`{"x":1}`)} // a shape of a newer server, kept as JSON
 	if diff := cmp.Diff(want, raws); diff != "" {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
