@@ -13,9 +13,12 @@ import (
 
 // Response implements store.Store.
 func (s *Store) Response(ctx context.Context, surveyID, id string) (store.Response, error) {
+	if err := s.checkOpen("read response"); err != nil {
+		return store.Response{}, err
+	}
 	r, err := scanResponse(s.rdb.QueryRowContext(ctx, `SELECT `+responseColumns+` FROM responses WHERE survey_id = ? AND id = ?`, surveyID, id))
 	if err != nil {
-		return store.Response{}, mapErr(err, "response "+id)
+		return store.Response{}, s.mapErr(err, "response "+id)
 	}
 	return r, nil
 }
@@ -57,35 +60,35 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 				ORDER BY next_attempt_at LIMIT +?)
 			RETURNING id`, at+lease.Milliseconds(), at, at, at, limit)
 		if err != nil {
-			return mapErr(err, "claim deliveries")
+			return s.mapErr(err, "claim deliveries")
 		}
 		var ids []any
 		for rows.Next() {
 			var id string
 			if err := rows.Scan(&id); err != nil {
 				rows.Close()
-				return mapErr(err, "claim deliveries")
+				return s.mapErr(err, "claim deliveries")
 			}
 			ids = append(ids, id)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil || len(ids) == 0 {
-			return mapErr(err, "claim deliveries")
+			return s.mapErr(err, "claim deliveries")
 		}
 		q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY d.next_attempt_at`
 		drows, err := tx.Query(q, ids...)
 		if err != nil {
-			return mapErr(err, "claim deliveries")
+			return s.mapErr(err, "claim deliveries")
 		}
 		defer drows.Close()
 		for drows.Next() {
 			d, err := scanDelivery(drows)
 			if err != nil {
-				return mapErr(err, "claim deliveries")
+				return s.mapErr(err, "claim deliveries")
 			}
 			claimed = append(claimed, d)
 		}
-		return mapErr(drows.Err(), "claim deliveries")
+		return s.mapErr(drows.Err(), "claim deliveries")
 	})
 	return claimed, err
 }
@@ -112,7 +115,7 @@ func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) erro
 			WHERE id = ? AND state = 'delivering'`,
 			string(r.State), r.Attempts, r.LastStatus, r.LastError, next, at, delivered, r.ID)
 		if err != nil {
-			return mapErr(err, "finish delivery "+r.ID)
+			return s.mapErr(err, "finish delivery "+r.ID)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("finish delivery %s: not claimed: %w", r.ID, store.ErrNotFound)
@@ -123,6 +126,9 @@ func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) erro
 
 // Deliveries implements store.Store.
 func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cursor, limit int) ([]store.Delivery, *store.Cursor, error) {
+	if err := s.checkOpen("list deliveries"); err != nil {
+		return nil, nil, err
+	}
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list deliveries: %w: limit must be positive", store.ErrInvalid)
 	}
@@ -136,19 +142,19 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	args = append(args, limit+1)
 	rows, err := s.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, nil, mapErr(err, "list deliveries")
+		return nil, nil, s.mapErr(err, "list deliveries")
 	}
 	defer rows.Close()
 	var page []store.Delivery
 	for rows.Next() {
 		d, err := scanDelivery(rows)
 		if err != nil {
-			return nil, nil, mapErr(err, "list deliveries")
+			return nil, nil, s.mapErr(err, "list deliveries")
 		}
 		page = append(page, d)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, mapErr(err, "list deliveries")
+		return nil, nil, s.mapErr(err, "list deliveries")
 	}
 	page, next := trim(page, limit, func(d store.Delivery) store.Cursor { return store.Cursor{CreatedAt: d.CreatedAt, ID: d.ID} })
 	return page, next, nil
@@ -164,17 +170,17 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 			return fmt.Errorf("redeliver %s: %w", deliveryID, store.ErrNotFound)
 		}
 		if err != nil {
-			return mapErr(err, "redeliver "+deliveryID)
+			return s.mapErr(err, "redeliver "+deliveryID)
 		}
 		if state == string(store.DeliveryDelivering) {
 			return fmt.Errorf("redeliver %s: the delivery is being sent now: %w", deliveryID, store.ErrConflict)
 		}
 		if _, err := tx.Exec(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = 0, updated_at = ? WHERE id = ?`,
 			ms(at), ms(at), deliveryID); err != nil {
-			return mapErr(err, "redeliver "+deliveryID)
+			return s.mapErr(err, "redeliver "+deliveryID)
 		}
 		d, err = scanDelivery(tx.QueryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = +?`, deliveryID))
-		return mapErr(err, "redeliver "+deliveryID)
+		return s.mapErr(err, "redeliver "+deliveryID)
 	})
 	return d, err
 }

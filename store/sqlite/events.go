@@ -29,7 +29,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		}
 		res, err := tx.Exec(insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
 		if err != nil {
-			return mapErr(err, "record event")
+			return s.mapErr(err, "record event")
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil // an imported event seen before
@@ -59,6 +59,9 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 // keep anyway) and their last update of a response (kept in the respondents table, with the
 // views and dismissals).
 func (s *Store) History(ctx context.Context, surveyID, respondent string) (store.History, error) {
+	if err := s.checkOpen("read history"); err != nil {
+		return store.History{}, err
+	}
 	var responded, viewed, dismissed sql.NullInt64
 	err := s.rdb.QueryRowContext(ctx, `SELECT MAX(responded), MAX(viewed), MAX(dismissed) FROM (
 		SELECT last_responded_at AS responded, last_viewed_at AS viewed, last_dismissed_at AS dismissed
@@ -67,19 +70,22 @@ func (s *Store) History(ctx context.Context, surveyID, respondent string) (store
 		SELECT MAX(created_at), NULL, NULL FROM responses WHERE survey_id = +?1 AND respondent = +?2)`,
 		surveyID, respondent).Scan(&responded, &viewed, &dismissed)
 	if err != nil {
-		return store.History{}, mapErr(err, "respondent history")
+		return store.History{}, s.mapErr(err, "respondent history")
 	}
 	return store.History{LastRespondedAt: fromNullMS(responded), LastViewedAt: fromNullMS(viewed), LastDismissedAt: fromNullMS(dismissed)}, nil
 }
 
 // Stats implements store.Store.
 func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error) {
+	if err := s.checkOpen("read stats"); err != nil {
+		return store.Stats{}, err
+	}
 	var st store.Stats
 	err := s.rdb.QueryRowContext(ctx, `SELECT views, unique_viewers, dismissals, unique_dismissers, responses, unique_responders
 		FROM survey_stats WHERE survey_id = ?`, surveyID).Scan(&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals,
 		&st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders)
 	if err != nil {
-		return store.Stats{}, mapErr(err, "stats of survey "+surveyID)
+		return store.Stats{}, s.mapErr(err, "stats of survey "+surveyID)
 	}
 	return st, nil
 }
@@ -92,6 +98,9 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 // rollup, and only partial minutes from the responses' stored answers: the cost grows with
 // days of history at most, not with the number of responses.
 func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+	if err := s.checkOpen("count ratings"); err != nil {
+		return nil, err
+	}
 	out := make(map[string]map[int]int64, len(questionIDs))
 	for _, qid := range questionIDs {
 		counts := make(map[int]int64)
@@ -112,7 +121,7 @@ func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyI
 		(SELECT MAX(created_at) FROM responses WHERE survey_id = +?1)`,
 		surveyID).Scan(&first, &last)
 	if err != nil {
-		return mapErr(err, "rating counts")
+		return s.mapErr(err, "rating counts")
 	}
 	if !first.Valid {
 		return nil // no ratings at all
@@ -225,19 +234,19 @@ func jsonPath(key string) string {
 func (s *Store) addCounts(ctx context.Context, counts map[int]int64, sign int64, query string, args ...any) error {
 	rows, err := s.rdb.QueryContext(ctx, query, args...)
 	if err != nil {
-		return mapErr(err, "rating counts")
+		return s.mapErr(err, "rating counts")
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var score int
 		var n int64
 		if err := rows.Scan(&score, &n); err != nil {
-			return mapErr(err, "rating counts")
+			return s.mapErr(err, "rating counts")
 		}
 		counts[score] += sign * n
 		if counts[score] == 0 {
 			delete(counts, score)
 		}
 	}
-	return mapErr(rows.Err(), "rating counts")
+	return s.mapErr(rows.Err(), "rating counts")
 }

@@ -52,7 +52,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
 			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at)
 		if err != nil {
-			return mapErr(err, "put response "+w.ID)
+			return s.mapErr(err, "put response "+w.ID)
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			created = true
@@ -68,7 +68,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData)
 		switch {
 		case err != nil:
-			return mapErr(err, "put response "+w.ID)
+			return s.mapErr(err, "put response "+w.ID)
 		case w.Imported:
 			resp, err = readResponse(tx, w.SurveyID, w.ID)
 			return err
@@ -103,7 +103,7 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 	if hook != "" && !w.Imported {
 		if _, err := tx.Exec(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, at, at); err != nil {
-			return store.Response{}, mapErr(err, "schedule delivery")
+			return store.Response{}, s.mapErr(err, "schedule delivery")
 		}
 	}
 	t := fromMS(at)
@@ -117,7 +117,7 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
 	if err != nil {
-		return store.Response{}, mapErr(err, "update response "+w.ID)
+		return store.Response{}, s.mapErr(err, "update response "+w.ID)
 	}
 	for _, o := range old {
 		s.op.rating(w.SurveyID, o.question, o.n, createdAt, -1)
@@ -161,6 +161,9 @@ func readResponse(tx *sql.Tx, surveyID, id string) (store.Response, error) {
 
 // Responses implements store.Store.
 func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.Response, *store.Cursor, error) {
+	if err := s.checkOpen("list responses"); err != nil {
+		return nil, nil, err
+	}
 	if q.Limit <= 0 {
 		return nil, nil, fmt.Errorf("list responses: %w: limit must be positive", store.ErrInvalid)
 	}
@@ -194,7 +197,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	// row metadata of its own, and fails if a driver upgrade starts doing so).
 	conn, err := s.rdb.Conn(ctx)
 	if err != nil {
-		return nil, nil, mapErr(err, "list responses")
+		return nil, nil, s.mapErr(err, "list responses")
 	}
 	defer conn.Close()
 	err = conn.Raw(func(dc any) error {
@@ -240,7 +243,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 		}
 	})
 	if err != nil {
-		return nil, nil, mapErr(err, "list responses")
+		return nil, nil, s.mapErr(err, "list responses")
 	}
 	page, next := trim(page, q.Limit, func(r store.Response) store.Cursor {
 		return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID}
@@ -353,7 +356,7 @@ func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string,
 	res, err := tx.Exec(`UPDATE respondents SET `+column+` = MAX(`+column+`, ?)
 		WHERE survey_id = ? AND respondent = ? AND `+column+` IS NOT NULL`, at, surveyID, respondent)
 	if err != nil {
-		return false, mapErr(err, "respondent history")
+		return false, s.mapErr(err, "respondent history")
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		return false, nil
@@ -362,7 +365,7 @@ func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string,
 		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = excluded.`+column,
 		surveyID, respondent, at)
 	if err != nil {
-		return false, mapErr(err, "respondent history")
+		return false, s.mapErr(err, "respondent history")
 	}
 	return true, nil
 }

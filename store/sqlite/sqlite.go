@@ -94,6 +94,8 @@ type Store struct {
 	// Close takes it to set closed, so no write is queued after the writer's final drain.
 	sendMu sync.RWMutex
 	closed bool
+	// isClosed is set first thing in Close, for the reads, which do not take sendMu.
+	isClosed atomic.Bool
 
 	ids   *cuid2.Generator
 	cache *readCache
@@ -250,6 +252,7 @@ func escapePath(p string) string {
 func (s *Store) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
+		s.isClosed.Store(true)
 		s.sendMu.Lock()
 		s.closed = true
 		s.sendMu.Unlock()
@@ -588,6 +591,25 @@ func runOp(fn func(*sql.Tx) error, tx *sql.Tx) (err error) {
 }
 
 // mapErr turns SQLite constraint errors into the store's sentinels, by extended code.
+// mapErr is mapErr for a read: a read that fails because Close closed the database under it
+// fails with store.ErrClosed, as every call after Close does.
+func (s *Store) mapErr(err error, what string) error {
+	if err != nil && s.isClosed.Load() {
+		return fmt.Errorf("%s: %w", what, store.ErrClosed)
+	}
+	return mapErr(err, what)
+}
+
+// checkOpen fails with store.ErrClosed after Close. Reads call it first, since some are
+// answered from the read cache without touching the database.
+func (s *Store) checkOpen(what string) error {
+	if s.isClosed.Load() {
+		return fmt.Errorf("%s: %w", what, store.ErrClosed)
+	}
+	return nil
+}
+
+// mapErr maps SQLite's errors to the store's sentinels, adding what failed.
 func mapErr(err error, what string) error {
 	if err == nil {
 		return nil

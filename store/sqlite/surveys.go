@@ -36,10 +36,10 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
 			sv.PreviousWebhookSecret, ms(sv.PreviousSecretExpiresAt), ms(sv.CreatedAt), ms(sv.UpdatedAt))
 		if err != nil {
-			return mapErr(err, "create survey "+sv.ID)
+			return s.mapErr(err, "create survey "+sv.ID)
 		}
 		_, err = tx.Exec(`INSERT INTO survey_stats (survey_id) VALUES (?)`, sv.ID)
-		return mapErr(err, "create survey "+sv.ID)
+		return s.mapErr(err, "create survey "+sv.ID)
 	})
 }
 
@@ -58,7 +58,7 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 			string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
 			ms(sv.PreviousSecretExpiresAt), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
 		if err != nil {
-			return mapErr(err, "update survey "+sv.ID)
+			return s.mapErr(err, "update survey "+sv.ID)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("update survey %s: %w", sv.ID, store.ErrNotFound)
@@ -118,12 +118,15 @@ func (s *Store) SharedSurvey(ctx context.Context, teamID, id string) (store.Surv
 // surveyByID returns a survey of any team, from the read cache when it is fresh. It may be
 // shared with the cache: treat it as read-only.
 func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error) {
+	if err := s.checkOpen("survey "+id); err != nil {
+		return store.Survey{}, err
+	}
 	if sv, ok := s.cache.survey(id); ok {
 		return sv, nil
 	}
 	sv, err := scanSurvey(s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ?`, id))
 	if err != nil {
-		return store.Survey{}, mapErr(err, "survey "+id)
+		return store.Survey{}, s.mapErr(err, "survey "+id)
 	}
 	s.cache.putSurvey(sv)
 	return sv, nil
@@ -131,6 +134,9 @@ func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error)
 
 // Surveys implements store.Store.
 func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor, limit int) ([]store.Survey, *store.Cursor, error) {
+	if err := s.checkOpen("list surveys"); err != nil {
+		return nil, nil, err
+	}
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list surveys: %w: limit must be positive", store.ErrInvalid)
 	}
@@ -144,19 +150,19 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	args = append(args, limit+1)
 	rows, err := s.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, nil, mapErr(err, "list surveys")
+		return nil, nil, s.mapErr(err, "list surveys")
 	}
 	defer rows.Close()
 	page := make([]store.Survey, 0, limit)
 	for rows.Next() {
 		sv, err := scanSurvey(rows)
 		if err != nil {
-			return nil, nil, mapErr(err, "list surveys")
+			return nil, nil, s.mapErr(err, "list surveys")
 		}
 		page = append(page, sv)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, mapErr(err, "list surveys")
+		return nil, nil, s.mapErr(err, "list surveys")
 	}
 	page, next := trim(page, limit, func(sv store.Survey) store.Cursor {
 		return store.Cursor{CreatedAt: sv.CreatedAt, ID: sv.ID}

@@ -16,17 +16,20 @@ func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)`, t.ID, t.Name, ms(t.CreatedAt))
-		return mapErr(err, "create team "+t.ID)
+		return s.mapErr(err, "create team "+t.ID)
 	})
 }
 
 // Team implements store.Store.
 func (s *Store) Team(ctx context.Context, id string) (store.Team, error) {
+	if err := s.checkOpen("team "+id); err != nil {
+		return store.Team{}, err
+	}
 	t := store.Team{ID: id}
 	var created int64
 	err := s.rdb.QueryRowContext(ctx, `SELECT name, created_at FROM teams WHERE id = ?`, id).Scan(&t.Name, &created)
 	if err != nil {
-		return store.Team{}, mapErr(err, "team "+id)
+		return store.Team{}, s.mapErr(err, "team "+id)
 	}
 	t.CreatedAt = fromMS(created)
 	return t, nil
@@ -41,7 +44,7 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO api_keys (id, team_id, kind, hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, ms(k.CreatedAt))
-		return mapErr(err, "add key")
+		return s.mapErr(err, "add key")
 	})
 }
 
@@ -63,6 +66,9 @@ func scanKey(row interface{ Scan(...any) error }) (store.Key, error) {
 
 // LookupKey implements store.Store.
 func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, error) {
+	if err := s.checkOpen("look up key"); err != nil {
+		return store.Key{}, err
+	}
 	hash := store.HashKey(plaintext)
 	if k, ok := s.cache.key(string(hash)); ok {
 		return k, nil
@@ -70,7 +76,7 @@ func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, err
 	row := s.rdb.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, hash)
 	k, err := scanKey(row)
 	if err != nil {
-		return store.Key{}, mapErr(err, "lookup key")
+		return store.Key{}, s.mapErr(err, "lookup key")
 	}
 	s.cache.putKey(string(hash), k)
 	return k, nil
@@ -78,20 +84,23 @@ func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, err
 
 // Keys implements store.Store.
 func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
+	if err := s.checkOpen("list keys"); err != nil {
+		return nil, err
+	}
 	rows, err := s.rdb.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE team_id = +? ORDER BY created_at, id`, teamID)
 	if err != nil {
-		return nil, mapErr(err, "list keys")
+		return nil, s.mapErr(err, "list keys")
 	}
 	defer rows.Close()
 	var keys []store.Key
 	for rows.Next() {
 		k, err := scanKey(rows)
 		if err != nil {
-			return nil, mapErr(err, "list keys")
+			return nil, s.mapErr(err, "list keys")
 		}
 		keys = append(keys, k)
 	}
-	return keys, mapErr(rows.Err(), "list keys")
+	return keys, s.mapErr(rows.Err(), "list keys")
 }
 
 // RevokeKey implements store.Store.
@@ -100,7 +109,7 @@ func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Tim
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND team_id = ?`, ms(at), keyID, teamID)
 		if err != nil {
-			return mapErr(err, "revoke key")
+			return s.mapErr(err, "revoke key")
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("revoke key %s: %w", keyID, store.ErrNotFound)

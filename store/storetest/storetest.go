@@ -44,6 +44,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
 		{"DeliveryLifecycle", testDeliveryLifecycle},
+		{"Closed", testClosed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

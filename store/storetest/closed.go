@@ -1,0 +1,57 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// testClosed checks the Store interface's promise that every call after Close fails with
+// ErrClosed, reads included, and those answered from a cache too.
+func testClosed(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "acme")
+	sv := mustSurvey(t, s, newSurvey("acme", t0))
+	pk, _, err := store.CreateKey(ctx, s, "acme", store.Publishable, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Warm any cache, so that the reads below would be answered from it.
+	if _, err := s.Survey(ctx, "acme", sv.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LookupKey(ctx, pk); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	calls := map[string]func() error{
+		"Team":      func() error { _, err := s.Team(ctx, "acme"); return err },
+		"LookupKey": func() error { _, err := s.LookupKey(ctx, pk); return err },
+		"Keys":      func() error { _, err := s.Keys(ctx, "acme"); return err },
+		"Survey":    func() error { _, err := s.Survey(ctx, "acme", sv.ID); return err },
+		"Surveys":   func() error { _, _, err := s.Surveys(ctx, "acme", nil, 10); return err },
+		"Responses": func() error {
+			_, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10})
+			return err
+		},
+		"Response":     func() error { _, err := s.Response(ctx, sv.ID, "r1"); return err },
+		"History":      func() error { _, err := s.History(ctx, sv.ID, "ann"); return err },
+		"Stats":        func() error { _, err := s.Stats(ctx, sv.ID); return err },
+		"RatingCounts": func() error { _, err := s.RatingCounts(ctx, sv.ID, nil, t0, t0.Add(time.Hour)); return err },
+		"Deliveries":   func() error { _, _, err := s.Deliveries(ctx, sv.ID, nil, 10); return err },
+		"CreateTeam":   func() error { return s.CreateTeam(ctx, store.Team{ID: "other", Name: "Other", CreatedAt: t0}) },
+		"RecordEvent": func() error {
+			return s.RecordEvent(ctx, store.Event{SurveyID: sv.ID, Respondent: "ann", Type: store.EventView, At: t0})
+		},
+		"ClaimDeliveries": func() error { _, err := s.ClaimDeliveries(ctx, t0, time.Minute, 10); return err },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("%s after Close: error = %v, want ErrClosed", name, err)
+		}
+	}
+}
