@@ -215,7 +215,11 @@ func TestProtectedClient(t *testing.T) {
 	ranges := make([][]client.Response, 4)
 	errs := make([]error, len(ranges))
 	for i := range ranges {
-		wg.Go(func() { ranges[i], errs[i] = collect() })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ranges[i], errs[i] = collect()
+		}()
 	}
 	wg.Wait()
 	again, err := collect()

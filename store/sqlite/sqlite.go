@@ -25,12 +25,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
 )
 
 var _ store.Store = (*Store)(nil)
+
+// ErrNeedsCgo is returned by Open in a program built without cgo (CGO_ENABLED=0, or a
+// cross-compilation without a C compiler): the SQLite driver is C code.
+var ErrNeedsCgo = errors.New("sqlite: this program was built without cgo (CGO_ENABLED=0); " +
+	"store/sqlite needs cgo and a C compiler: build with CGO_ENABLED=1")
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -142,6 +146,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	if o.driverName == "" {
 		o.driverName = "sqlite3"
+	}
+	if !cgoEnabled {
+		return nil, ErrNeedsCgo
 	}
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, errors.New("sqlite: give a file path; in-memory databases cannot be shared by the read pool")
@@ -614,14 +621,8 @@ func mapErr(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch se.ExtendedCode {
-		case sqlite3.ErrConstraintPrimaryKey, sqlite3.ErrConstraintUnique:
-			return fmt.Errorf("%s: %w", what, store.ErrConflict)
-		case sqlite3.ErrConstraintForeignKey:
-			return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-		}
+	if sentinel := constraintSentinel(err); sentinel != nil {
+		return fmt.Errorf("%s: %w", what, sentinel)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
