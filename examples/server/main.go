@@ -73,10 +73,12 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.SetOutput(stderr)
 	defaultAddr := "127.0.0.1:8080"
 	if port := getenv("PORT"); port != "" {
-		// The platform convention for a port to serve on; SVC_ADDR and -addr still win.
-		defaultAddr = net.JoinHostPort("127.0.0.1", port)
+		// The platform convention (containers, PaaS): PORT is the port to serve on, on every
+		// interface, since loopback is unreachable from outside a container. SVC_ADDR and
+		// -addr still win.
+		defaultAddr = net.JoinHostPort("", port)
 	}
-	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", defaultAddr), "listen address (SVC_ADDR; PORT sets the port of the default)")
+	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", defaultAddr), "listen address (SVC_ADDR; PORT=n means all interfaces on port n)")
 	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file (SVC_DB)")
 	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
 	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")

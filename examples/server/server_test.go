@@ -349,7 +349,7 @@ func TestParseFlags(t *testing.T) {
 		{name: "fixture before flags", args: []string{"f.json", "-addr", "127.0.0.1:9000", "-allow-private-webhooks=false"},
 			seed: "f.json", addr: "127.0.0.1:9000", allowPrivateSet: true},
 		{name: "fixture between flags", args: []string{"-db", "x.db", "f.json", "-addr", ":9001"}, seed: "f.json", addr: ":9001"},
-		{name: "PORT", env: map[string]string{"PORT": "9100"}, addr: "127.0.0.1:9100"},
+		{name: "PORT means every interface", env: map[string]string{"PORT": "9100"}, addr: ":9100"},
 		{name: "SVC_ADDR over PORT", env: map[string]string{"PORT": "9100", "SVC_ADDR": "127.0.0.1:9200"}, addr: "127.0.0.1:9200"},
 		{name: "flag over both", args: []string{"-addr", "127.0.0.1:9300"}, env: map[string]string{"PORT": "9100", "SVC_ADDR": "x"}, addr: "127.0.0.1:9300"},
 		{name: "variable sets the allowance", env: map[string]string{"SVC_ALLOW_PRIVATE_WEBHOOKS": "false", "SVC_SEED": "f.json"},
