@@ -51,7 +51,10 @@ func ExampleNewHandler() {
 		log.Fatal(err)
 	}
 
-	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer h.Close(ctx)
 	mux := http.NewServeMux()
 	mux.Handle("/feedback/", http.StripPrefix("/feedback", h))

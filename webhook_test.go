@@ -119,14 +119,18 @@ func setupHooks(t *testing.T, url string, opts ...hookOpt) *hookEnv {
 }
 
 func (e *hookEnv) options() *svc.Options {
-	return &svc.Options{Logger: slog.New(slog.DiscardHandler), AllowPrivateWebhooks: true, Webhook: svc.WebhookOptions{
+	return &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{AllowPrivate: true,
 		PollInterval: 20 * time.Millisecond, AttemptTimeout: 500 * time.Millisecond, RetryWaitMin: 10 * time.Millisecond,
 		Observe: func(r store.DeliveryResult) { e.outcomes <- r },
 	}}
 }
 
 func (e *hookEnv) start(o *svc.Options) {
-	e.h = svc.NewHandler(e.store, o)
+	h, err := svc.NewHandler(e.store, o)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.h = h
 	e.srv = httptest.NewServer(e.h)
 }
 
@@ -419,7 +423,7 @@ func TestWebhookPendingSurvivesRestart(t *testing.T) {
 	e.srv.Close()
 	_ = e.h.Close(context.Background())
 	o := e.options()
-	o.DisableWebhooks = true
+	o.Webhooks.Disabled = true
 	e.start(o)
 	e.put(e.ids.New(), "ann", `{}`)
 	e.srv.Close()
@@ -446,7 +450,7 @@ func TestWebhookPendingSurvivesRestart(t *testing.T) {
 
 func TestWebhookSSRFGuard(t *testing.T) {
 	rv := newReceiver(t)
-	e := setupHooks(t, rv.URL, func(o *svc.Options, _ *store.Survey) { o.AllowPrivateWebhooks = false })
+	e := setupHooks(t, rv.URL, func(o *svc.Options, _ *store.Survey) { o.Webhooks.AllowPrivate = false })
 	e.put(e.ids.New(), "ann", `{}`)
 	res := e.outcome()
 	if res.State != store.DeliveryFailed || res.Attempts != 1 || !strings.Contains(res.LastError, "not public") {

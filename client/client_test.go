@@ -54,7 +54,10 @@ func setup(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e.store = st
-	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), DisableWebhooks: true})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{Disabled: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/feedback/", http.StripPrefix("/feedback", h))
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -40,7 +40,10 @@ func exampleServer() (baseURL, secretKey, publishableKey, surveyID string, stop 
 		_, _, _ = st.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprintf("resp%d", i), Respondent: who,
 			Data: survey.Answers{"nps": survey.Number(8 + i)}, At: now.Add(time.Duration(i) * time.Minute)})
 	}
-	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), DisableWebhooks: true})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{Disabled: true}})
+	if err != nil {
+		log.Fatal(err)
+	}
 	srv := httptest.NewServer(h)
 	return srv.URL, sk, pk, sv.ID, func() {
 		srv.Close()

@@ -33,11 +33,11 @@ func BenchmarkLarge(b *testing.B) {
 	}
 	defer st.Close()
 	now := benchdata.End(rows)
-	h := handler.New(st, handler.Options{Now: func() time.Time { return now }})
+	h := handler.New(st, handler.Config{Now: func() time.Time { return now }})
 	// The data ends at 05:20:00. Asked in the afternoon of its last day, last-30-days starts
 	// and ends within days, hours and minutes, as it does for a user.
 	afternoon := now.Add(9*time.Hour + 22*time.Minute + 47*time.Second + 653*time.Millisecond)
-	hAfternoon := handler.New(st, handler.Options{Now: func() time.Time { return afternoon }})
+	hAfternoon := handler.New(st, handler.Config{Now: func() time.Time { return afternoon }})
 	base := "/v1/protected/surveys/" + benchdata.SurveyID
 	for _, bm := range []struct {
 		name, path string

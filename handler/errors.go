@@ -29,6 +29,7 @@ const (
 	CodeTooLarge         = "payload_too_large"
 	CodeUnsupportedMedia = "unsupported_media_type"
 	CodeRateLimited      = "rate_limited"
+	CodeOriginNotAllowed = "origin_not_allowed"
 	CodeInternal         = "internal"
 )
 

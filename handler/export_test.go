@@ -7,5 +7,5 @@ import (
 )
 
 func newHandlerWithBase(e *env, base string) http.Handler {
-	return handler.New(e.store, handler.Options{Now: e.clock.Now, BaseURL: base})
+	return handler.New(e.store, handler.Config{Now: e.clock.Now, BaseURL: base})
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,24 +25,25 @@ const (
 	DefaultMaxResponseBody = 10 << 20
 )
 
-// Options configure a Handler. The zero value is usable.
-type Options struct {
+// Config is the configuration of a Handler. Users configure svc with svc.Options, which
+// svc.NewHandler checks and turns into a Config; tests of this package build one directly.
+// The zero value is usable.
+type Config struct {
 	// Logger receives request failures; nil means slog.Default().
 	Logger *slog.Logger
-	// Now is the clock; nil means time.Now. Tests inject a fixed clock.
+	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// BaseURL is the absolute URL the handler is mounted at (such as
-	// "https://api.example.com/feedback"); when set, pagination links are absolute.
+	// BaseURL is the absolute URL the handler is served at, without a trailing slash; when
+	// set, pagination links are absolute.
 	BaseURL string
-	// AllowedOrigins lists the browser origins allowed to call the public endpoints; empty
-	// means any origin.
-	AllowedOrigins []string
+	// AllowedOrigins is the set of browser origins, in the form NormalizeOrigins gives, allowed
+	// to call the public endpoints; nil means any origin.
+	AllowedOrigins map[string]bool
 	// MaxEventBody and MaxResponseBody bound request bodies in bytes; zero means
 	// DefaultMaxEventBody and DefaultMaxResponseBody.
 	MaxEventBody    int64
 	MaxResponseBody int64
-	// RateLimit, when set, limits the public endpoints per publishable key and client
-	// address, answering 429 with Retry-After beyond it. Off by default.
+	// RateLimit, when set, limits the public endpoints per publishable key and client address.
 	RateLimit *RateLimit
 	// OnDeliveryScheduled, when set, is called after a write that may have scheduled a
 	// webhook delivery (a created response, a redelivery), so a sender can start at once.
@@ -50,12 +52,11 @@ type Options struct {
 
 // Handler is the svc HTTP API. It is safe for concurrent use.
 type Handler struct {
-	store   store.Store
-	opts    Options
-	log     *slog.Logger
-	now     func() time.Time
-	mux     *http.ServeMux
-	origins map[string]bool
+	store store.Store
+	opts  Config
+	log   *slog.Logger
+	now   func() time.Time
+	mux   *http.ServeMux
 
 	surveysMu sync.RWMutex
 	// surveys holds each active survey's encoded public view, one entry per survey that
@@ -68,7 +69,7 @@ type Handler struct {
 }
 
 // New returns a Handler serving s.
-func New(s store.Store, opts Options) *Handler {
+func New(s store.Store, opts Config) *Handler {
 	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux(), surveys: make(map[string]*encodedSurvey)}
 	if h.log == nil {
 		h.log = slog.Default()
@@ -83,12 +84,6 @@ func New(s store.Store, opts Options) *Handler {
 		h.opts.MaxResponseBody = DefaultMaxResponseBody
 	}
 	h.opts.BaseURL = strings.TrimRight(h.opts.BaseURL, "/")
-	if len(opts.AllowedOrigins) > 0 {
-		h.origins = make(map[string]bool, len(opts.AllowedOrigins))
-		for _, o := range opts.AllowedOrigins {
-			h.origins[o] = true
-		}
-	}
 	if opts.RateLimit != nil && opts.RateLimit.PerSecond > 0 {
 		h.limiter = newLimiter(*opts.RateLimit, h.now)
 	}
@@ -133,21 +128,28 @@ func endpointWriter(w http.ResponseWriter) http.ResponseWriter {
 }
 
 // cors sets the CORS headers of a public endpoint and answers a preflight, reporting whether
-// it did.
+// it did. A preflight from an origin that is not allowed gets a JSON 403 saying so, rather than
+// falling through to the mux's 405.
 func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
 	origin := headerValue(r.Header, headerOrigin)
 	hd := w.Header()
-	if h.origins == nil {
+	preflight := r.Method == http.MethodOptions && headerValue(r.Header, headerRequestMethod) != ""
+	if h.opts.AllowedOrigins == nil {
 		setHeader(hd, headerAllowOrigin, "*")
 	} else {
 		hd.Add("Vary", "Origin")
-		if !h.origins[origin] {
+		if !h.opts.AllowedOrigins[normalizeOrigin(origin)] {
+			if preflight {
+				h.writeError(w, r, &Error{Status: http.StatusForbidden, Code: CodeOriginNotAllowed,
+					Message: "the origin " + strconv.Quote(origin) + " is not allowed to call this API; add it to AllowedOrigins"})
+				return true
+			}
 			return false
 		}
 		setHeader(hd, headerAllowOrigin, origin)
 	}
 	setHeader(hd, headerExposeHeaders, "ETag, Retry-After")
-	if r.Method != http.MethodOptions || headerValue(r.Header, headerRequestMethod) == "" {
+	if !preflight {
 		return false
 	}
 	hd.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")

@@ -16,7 +16,7 @@ import (
 )
 
 func TestRateLimit(t *testing.T) {
-	e := setup(t, func(o *handler.Options) { o.RateLimit = &handler.RateLimit{PerSecond: 1, Burst: 2} })
+	e := setup(t, func(o *handler.Config) { o.RateLimit = &handler.RateLimit{PerSecond: 1, Burst: 2} })
 	path := "/v1/svc/" + e.survA.ID
 	get := func(remote, key string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("GET", path, nil)

@@ -19,7 +19,7 @@ func (panickingStore) Stats(context.Context, string) (store.Stats, error) { pani
 func TestPanicBecomesJSON500(t *testing.T) {
 	e := setup(t)
 	var logs bytes.Buffer
-	e.h = handler.New(panickingStore{e.store}, handler.Options{Now: e.clock.Now, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	e.h = handler.New(panickingStore{e.store}, handler.Config{Now: e.clock.Now, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/stats")
 	wantStatus(t, rec, 500, "internal")
 	if strings.Contains(rec.Body.String(), "bug in Stats") {

@@ -133,7 +133,7 @@ func TestHistoryAndEvents(t *testing.T) {
 }
 
 func TestEventErrors(t *testing.T) {
-	e := setup(t, func(o *handler.Options) { o.MaxEventBody = 100 })
+	e := setup(t, func(o *handler.Config) { o.MaxEventBody = 100 })
 	path := "/v1/svc/" + e.survA.ID + "/respondent/ann/event"
 	tests := []struct {
 		name        string
@@ -222,7 +222,7 @@ func TestResponsePutCreateThenUpdate(t *testing.T) {
 }
 
 func TestResponsePutErrors(t *testing.T) {
-	e := setup(t, func(o *handler.Options) { o.MaxResponseBody = 4096 })
+	e := setup(t, func(o *handler.Config) { o.MaxResponseBody = 4096 })
 	good := func(data string) string { return `{"respondent":"ann","data":` + data + `,"metadata":{}}` }
 	manyKeys := map[string]string{}
 	for i := range 51 {
@@ -323,7 +323,7 @@ func TestCORS(t *testing.T) {
 		t.Errorf("protected endpoint sent CORS headers: %v", rec.Header())
 	}
 
-	r := setup(t, func(o *handler.Options) { o.AllowedOrigins = []string{"https://good.example"} })
+	r := setup(t, func(o *handler.Config) { o.AllowedOrigins = map[string]bool{"https://good.example": true} })
 	for origin, want := range map[string]string{"https://good.example": "https://good.example", "https://evil.example": ""} {
 		rec := r.do(req{method: "GET", path: "/v1/svc/" + r.survA.ID, headers: map[string]string{"x-svc-pk": r.pkA, "Origin": origin}})
 		if got := rec.Header().Get("Access-Control-Allow-Origin"); got != want {

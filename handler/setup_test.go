@@ -62,12 +62,12 @@ type env struct {
 	keyAID string
 }
 
-func setup(t testing.TB, opts ...func(*handler.Options)) *env {
+func setup(t testing.TB, opts ...func(*handler.Config)) *env {
 	t.Helper()
 	return setupAt(t, filepath.Join(t.TempDir(), "svc.db"), slog.New(slog.DiscardHandler), opts...)
 }
 
-func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.Options)) *env {
+func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.Config)) *env {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), path, nil)
 	if err != nil {
@@ -75,7 +75,7 @@ func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, store: st, clock: &clock{now: t0}, ids: cuid2.NewGenerator()}
-	o := handler.Options{Now: e.clock.Now, Logger: log}
+	o := handler.Config{Now: e.clock.Now, Logger: log}
 	for _, f := range opts {
 		f(&o)
 	}

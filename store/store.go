@@ -28,7 +28,8 @@ var (
 // Store keeps svc's data. Implementations must be safe for concurrent use, scope every read by
 // team where a team is given, and pass the conformance suite in store/storetest.
 type Store interface {
-	// CreateTeam adds a team. It returns ErrConflict if the id is taken.
+	// CreateTeam adds a team; a zero CreatedAt means now. It returns ErrConflict if the id is
+	// taken.
 	CreateTeam(ctx context.Context, t Team) error
 	// Team returns a team, or ErrNotFound.
 	Team(ctx context.Context, id string) (Team, error)
@@ -44,8 +45,9 @@ type Store interface {
 	// key the team does not hold. Revoking twice keeps the first time.
 	RevokeKey(ctx context.Context, teamID, keyID string, at time.Time) error
 
-	// CreateSurvey adds a survey after validating it (ErrInvalid). It returns ErrConflict if
-	// the id is taken and ErrNotFound if the team does not exist.
+	// CreateSurvey adds a survey after validating it (ErrInvalid); a zero CreatedAt means now,
+	// and a zero UpdatedAt means CreatedAt. It returns ErrConflict if the id is taken and
+	// ErrNotFound if the team does not exist.
 	CreateSurvey(ctx context.Context, s Survey) error
 	// UpdateSurvey replaces a survey's status, definition and webhook settings after
 	// validating them and sets UpdatedAt (moving it forward by at least a millisecond, so

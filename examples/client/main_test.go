@@ -31,7 +31,10 @@ func TestClientExamplePrintsRealData(t *testing.T) {
 	if err := st.CreateSurvey(ctx, sv); err != nil {
 		t.Fatal(err)
 	}
-	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer h.Close(context.Background())
 	srv := httptest.NewServer(h)
 	defer srv.Close()

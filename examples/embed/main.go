@@ -60,7 +60,10 @@ func newApp(ctx context.Context, dbPath, seed string, out io.Writer) (*app, erro
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(out, nil))
-	feedback := svc.NewHandler(st, &svc.Options{Logger: log})
+	feedback, err := svc.NewHandler(st, &svc.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
 
 	mux := http.NewServeMux()
 	// The app's own route.

@@ -58,8 +58,11 @@ func TestReceiverGetsSignedDeliveryFromSvc(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan store.DeliveryResult, 4)
-	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), AllowPrivateWebhooks: true,
-		Webhook: svc.WebhookOptions{PollInterval: 20 * time.Millisecond, Observe: func(r store.DeliveryResult) { done <- r }}})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler),
+		Webhooks: svc.WebhookOptions{AllowPrivate: true, PollInterval: 20 * time.Millisecond, Observe: func(r store.DeliveryResult) { done <- r }}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer h.Close(context.Background())
 	api := httptest.NewServer(h)
 	defer api.Close()

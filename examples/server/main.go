@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
-	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -167,11 +166,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 
-	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, AllowPrivateWebhooks: allowPrivate}
+	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate}}
 	if cfg.rateLimit > 0 {
-		opts.RateLimit = &handler.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
+		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
 	}
-	h := svc.NewHandler(st, opts)
+	h, err := svc.NewHandler(st, opts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -601,10 +601,11 @@ func runOp(fn func(*sql.Tx) error, tx *sql.Tx) (err error) {
 // mapErr is mapErr for a read: a read that fails because Close closed the database under it
 // fails with store.ErrClosed, as every call after Close does.
 func (s *Store) mapErr(err error, what string) error {
-	if err != nil && s.isClosed.Load() {
+	mapped := mapErr(err, what)
+	if err != nil && s.isClosed.Load() && !errors.Is(mapped, store.ErrNotFound) && !errors.Is(mapped, store.ErrConflict) {
 		return fmt.Errorf("%s: %w", what, store.ErrClosed)
 	}
-	return mapErr(err, what)
+	return mapped
 }
 
 // checkOpen fails with store.ErrClosed after Close. Reads call it first, since some are

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -25,6 +26,12 @@ func encodeSurvey(sv *store.Survey) ([]byte, error) {
 
 // CreateSurvey implements store.Store.
 func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
+	if sv.CreatedAt.IsZero() {
+		sv.CreatedAt = time.Now()
+	}
+	if sv.UpdatedAt.IsZero() {
+		sv.UpdatedAt = sv.CreatedAt
+	}
 	def, err := encodeSurvey(&sv)
 	if err != nil {
 		return fmt.Errorf("create survey: %w", err)
@@ -118,7 +125,7 @@ func (s *Store) SharedSurvey(ctx context.Context, teamID, id string) (store.Surv
 // surveyByID returns a survey of any team, from the read cache when it is fresh. It may be
 // shared with the cache: treat it as read-only.
 func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error) {
-	if err := s.checkOpen("survey "+id); err != nil {
+	if err := s.checkOpen("survey " + id); err != nil {
 		return store.Survey{}, err
 	}
 	if sv, ok := s.cache.survey(id); ok {

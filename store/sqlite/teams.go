@@ -14,6 +14,9 @@ func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
 	if t.ID == "" {
 		return fmt.Errorf("create team: %w: id is required", store.ErrInvalid)
 	}
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = time.Now()
+	}
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)`, t.ID, t.Name, ms(t.CreatedAt))
 		return s.mapErr(err, "create team "+t.ID)
@@ -22,7 +25,7 @@ func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
 
 // Team implements store.Store.
 func (s *Store) Team(ctx context.Context, id string) (store.Team, error) {
-	if err := s.checkOpen("team "+id); err != nil {
+	if err := s.checkOpen("team " + id); err != nil {
 		return store.Team{}, err
 	}
 	t := store.Team{ID: id}

@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
 		{"DeliveryLifecycle", testDeliveryLifecycle},
 		{"Closed", testClosed},
+		{"ZeroTimes", testZeroTimes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

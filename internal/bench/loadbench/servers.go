@@ -103,7 +103,10 @@ func serveSvc(db, sync string) error {
 		return err
 	}
 	defer st.Close()
-	h := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return err
+	}
 	defer h.Close(context.Background())
 	return listen(h)
 }

@@ -55,3 +55,34 @@ func testClosed(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// testZeroTimes checks that a team or survey created without CreatedAt is dated now, not at
+// the year 1, and a survey without UpdatedAt was updated when created.
+func testZeroTimes(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	before := time.Now().Add(-time.Second)
+	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme"}); err != nil {
+		t.Fatal(err)
+	}
+	sv := newSurvey("acme", time.Time{})
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now().Add(time.Second)
+	team, err := s.Team(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Survey(ctx, "acme", sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, at := range map[string]time.Time{"team CreatedAt": team.CreatedAt, "survey CreatedAt": got.CreatedAt} {
+		if at.Before(before) || at.After(after) {
+			t.Errorf("%s given as zero = %v, want now (%v to %v)", what, at, before, after)
+		}
+	}
+	if !got.UpdatedAt.Equal(got.CreatedAt) {
+		t.Errorf("survey UpdatedAt given as zero = %v, want its CreatedAt %v", got.UpdatedAt, got.CreatedAt)
+	}
+}

@@ -1,0 +1,137 @@
+package svc
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/svc-feedback/svc/handler"
+	"github.com/svc-feedback/svc/internal/webhook"
+	"github.com/svc-feedback/svc/store"
+)
+
+// Options configure NewHandler: everything svc can be told, in one place. The zero value (or a
+// nil *Options) means the defaults, which follow the contract.
+type Options struct {
+	// Logger receives svc's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now. Tests inject their own.
+	Now func() time.Time
+	// BaseURL is the absolute http or https URL the handler is served at, such as
+	// "https://app.example.com/feedback". When set, pagination links are absolute; when empty,
+	// they are the request's path.
+	BaseURL string
+	// AllowedOrigins lists the browser origins (such as "https://app.example.com") that may call
+	// the public endpoints. Empty, or holding "*", means any origin. Origins are compared in
+	// their normal form: scheme and host in lower case, no default port, no trailing slash. A
+	// preflight from another origin is refused with a JSON 403.
+	AllowedOrigins []string
+	// MaxEventBody bounds an event POST's body in bytes (beyond it, 413); zero means 64 KiB.
+	MaxEventBody int64
+	// MaxResponseBody bounds a response PUT's body in bytes (beyond it, 413); zero means
+	// 10 MiB, room for a screenshot or a recording.
+	MaxResponseBody int64
+	// RateLimit, when set, limits the public endpoints per publishable key and client
+	// address, answering 429 with Retry-After beyond it. Off when nil.
+	RateLimit *RateLimit
+	// Webhooks tune the delivery of response.created webhooks.
+	Webhooks WebhookOptions
+}
+
+// RateLimit is a token bucket per publishable key and client address: PerSecond requests a
+// second on average, in bursts of up to Burst.
+type RateLimit struct {
+	// PerSecond is the average rate allowed; it must be positive.
+	PerSecond float64
+	// Burst is how many requests may come at once; zero means PerSecond rounded up.
+	Burst int
+	// ClientAddr names the client of a request; nil means the host of the connection's
+	// RemoteAddr. Behind a trusted reverse proxy, return the address it reports.
+	ClientAddr func(r *http.Request) string
+}
+
+// WebhookOptions tune the delivery of response.created webhooks. Zero values mean the
+// contract's defaults: 5 s per attempt, 3 retries at about 1 s, 2 s and 4 s, Retry-After
+// honoured up to 60 s.
+type WebhookOptions struct {
+	// Disabled stops this handler from sending deliveries; they are still scheduled in the
+	// store, for another instance sharing it to send.
+	Disabled bool
+	// AllowPrivate lets deliveries reach loopback, private, link-local and other
+	// special-purpose addresses. Leave it off in production: it would let anyone who can set
+	// a survey's webhook URL probe your network. For development and tests.
+	AllowPrivate bool
+	// Workers bounds how many deliveries are sent at once; zero means 8.
+	Workers int
+	// PollInterval is how often the outbox is checked for due deliveries when nothing signals
+	// new work (such as a delivery written by another instance); zero means 1 s.
+	PollInterval time.Duration
+	// AttemptTimeout bounds each HTTP attempt, connection included; zero means 5 s.
+	AttemptTimeout time.Duration
+	// RetryMax is the number of retries after the first attempt, on 408, 429, 5xx and network
+	// errors; zero means 3, and -1 means none.
+	RetryMax int
+	// RetryWaitMin is the wait before the first retry, doubled for each next one with ±25%
+	// jitter; zero means 1 s.
+	RetryWaitMin time.Duration
+	// RetryAfterMax caps both a receiver's Retry-After and the backoff; zero means 60 s.
+	RetryAfterMax time.Duration
+	// Lease is how long a claimed delivery stays reserved for this sender before another may
+	// take it over (after a crash); zero means 5 minutes. It must outlast every attempt of one
+	// delivery.
+	Lease time.Duration
+	// Observe, when set, is called with the outcome of every delivery, for metrics and tests.
+	Observe func(store.DeliveryResult)
+}
+
+// build checks the options and turns them into the configuration of the HTTP layer and of the
+// webhook sender, reporting every mistake at once.
+func (o *Options) build() (handler.Config, webhook.Options, error) {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("svc: "+format, args...)) }
+	if o.BaseURL != "" {
+		if u, err := url.Parse(o.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			u.RawQuery != "" || u.Fragment != "" {
+			bad("BaseURL %q must be an absolute http or https URL without query or fragment", o.BaseURL)
+		}
+	}
+	origins, err := handler.NormalizeOrigins(o.AllowedOrigins)
+	if err != nil {
+		bad("AllowedOrigins: %v", err)
+	}
+	if o.MaxEventBody < 0 || o.MaxResponseBody < 0 {
+		bad("MaxEventBody and MaxResponseBody must not be negative")
+	}
+	if rl := o.RateLimit; rl != nil && (!(rl.PerSecond > 0) || rl.Burst < 0) {
+		bad("RateLimit needs a positive PerSecond and a Burst of zero or more, not %v and %d", rl.PerSecond, rl.Burst)
+	}
+	w := o.Webhooks
+	if w.Workers < 0 || w.PollInterval < 0 || w.AttemptTimeout < 0 || w.RetryMax < -1 || w.RetryWaitMin < 0 ||
+		w.RetryAfterMax < 0 || w.Lease < 0 {
+		bad("Webhooks: counts and durations must not be negative (RetryMax may be -1 for no retries)")
+	}
+	if err := errors.Join(errs...); err != nil {
+		return handler.Config{}, webhook.Options{}, err
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	hc := handler.Config{
+		Logger: log, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
+		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody,
+	}
+	if rl := o.RateLimit; rl != nil {
+		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr}
+	}
+	dc := webhook.Options{
+		Logger: log, Now: o.Now, AllowPrivate: w.AllowPrivate, Workers: w.Workers, PollInterval: w.PollInterval,
+		AttemptTimeout: w.AttemptTimeout, RetryMax: w.RetryMax, RetryWaitMin: w.RetryWaitMin,
+		RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, Observe: w.Observe,
+	}
+	return hc, dc, nil
+}

@@ -1,0 +1,112 @@
+package svc_test
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/store/sqlite"
+)
+
+func openStore(t *testing.T) *sqlite.Store {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// Mistakes in the options are reported when the handler is built, all at once, each naming the
+// option, rather than showing later as broken links or refused browsers.
+func TestNewHandlerRefusesInvalidOptions(t *testing.T) {
+	st := openStore(t)
+	tests := map[string]struct {
+		opts svc.Options
+		want []string
+	}{
+		"base URL that is not a URL": {svc.Options{BaseURL: "not a url"}, []string{"BaseURL"}},
+		"base URL with a query":      {svc.Options{BaseURL: "https://x.example/?a=1"}, []string{"BaseURL"}},
+		"origin with a path":         {svc.Options{AllowedOrigins: []string{"https://app.example.com/page"}}, []string{"AllowedOrigins", "/page"}},
+		"origin without a scheme":    {svc.Options{AllowedOrigins: []string{"app.example.com"}}, []string{"AllowedOrigins"}},
+		"negative body limit":        {svc.Options{MaxResponseBody: -1}, []string{"MaxResponseBody"}},
+		"rate limit of zero":         {svc.Options{RateLimit: &svc.RateLimit{}}, []string{"RateLimit"}},
+		"negative webhook timeout":   {svc.Options{Webhooks: svc.WebhookOptions{AttemptTimeout: -time.Second}}, []string{"Webhooks"}},
+		"every mistake at once": {svc.Options{BaseURL: "::", AllowedOrigins: []string{"nope"}, MaxEventBody: -5},
+			[]string{"BaseURL", "AllowedOrigins", "MaxEventBody"}},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			tt.opts.Webhooks.Disabled = true
+			h, err := svc.NewHandler(st, &tt.opts)
+			if err == nil {
+				h.Close(t.Context())
+				t.Fatal("NewHandler succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+		})
+	}
+	h, err := svc.NewHandler(st, &svc.Options{BaseURL: "https://app.example.com/feedback/", Webhooks: svc.WebhookOptions{Disabled: true}})
+	if err != nil {
+		t.Fatalf("valid options: %v", err)
+	}
+	h.Close(t.Context())
+}
+
+// "*" means any origin; configured origins match however the browser's Origin is spelt in case
+// or default port, and a configured trailing slash does not matter; a preflight from another
+// origin gets a JSON 403 that says why.
+func TestAllowedOrigins(t *testing.T) {
+	st := openStore(t)
+	preflight := func(h http.Handler, origin string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("OPTIONS", "/v1/svc/cabc/response/x", nil)
+		r.Header.Set("Origin", origin)
+		r.Header.Set("Access-Control-Request-Method", "PUT")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec
+	}
+	build := func(origins ...string) http.Handler {
+		h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), AllowedOrigins: origins,
+			Webhooks: svc.WebhookOptions{Disabled: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close(t.Context()) })
+		return h
+	}
+
+	anyOrigin := build("https://app.example.com", "*")
+	if rec := preflight(anyOrigin, "https://elsewhere.example"); rec.Code != 204 || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf(`with "*": preflight = %d, Allow-Origin %q; want 204, "*"`, rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
+	}
+
+	h := build("HTTPS://App.Example.com/", "http://localhost:8080")
+	for _, origin := range []string{"https://app.example.com", "https://APP.example.com:443", "http://localhost:8080"} {
+		if rec := preflight(h, origin); rec.Code != 204 || rec.Header().Get("Access-Control-Allow-Origin") != origin {
+			t.Errorf("origin %s: preflight = %d, Allow-Origin %q; want 204 and the origin", origin, rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
+		}
+	}
+	for _, origin := range []string{"https://evil.example", "http://app.example.com", "http://localhost:8081", ""} {
+		rec := preflight(h, origin)
+		var body struct{ Error, Code string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != 403 || body.Code != "origin_not_allowed" ||
+			!strings.Contains(body.Error, "not allowed") {
+			t.Errorf("origin %q: preflight = %d %s, want a JSON 403 origin_not_allowed", origin, rec.Code, rec.Body)
+		}
+		if rec.Header().Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("origin %q: refused preflight still allows the origin", origin)
+		}
+	}
+}
