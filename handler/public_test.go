@@ -365,10 +365,7 @@ func TestMountedUnderPrefix(t *testing.T) {
 	wantStatus(t, e.public("GET", "/feedback/v1/svc/"+e.survA.ID, ""), 200, "")
 	rec := e.protected("/feedback/v1/protected/surveys?limit=1")
 	wantStatus(t, rec, 200, "")
-	var page struct {
-		Links struct{ Self string } `json:"links"`
-	}
-	page = decode[struct {
+	page := decode[struct {
 		Links struct{ Self string } `json:"links"`
 	}](t, rec)
 	if page.Links.Self != "/feedback/v1/protected/surveys?limit=1" {

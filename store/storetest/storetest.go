@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -484,6 +485,16 @@ func testResponseList(t *testing.T, s store.Store) {
 				t.Fatalf("responses out of order at %d: %v/%s after %v/%s", i, r.CreatedAt, r.ID, prev.CreatedAt, prev.ID)
 			}
 		}
+	}
+
+	// The walk listed exactly the 30 responses written before it (those written during it sort
+	// before its first page).
+	var walked []string
+	for _, r := range got {
+		walked = append(walked, r.ID)
+	}
+	if diff := cmp.Diff(all, walked, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("responses walked (-want +got):\n%s", diff)
 	}
 
 	// Respondent filter with an inclusive window: bob answered at i = 1, 4, 7, ... (minute i/2).
