@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/handler"
-	"github.com/svc-feedback/svc/internal/webhook"
+	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -90,7 +90,7 @@ type WebhookOptions struct {
 
 // build checks the options and turns them into the configuration of the HTTP layer and of the
 // webhook sender, reporting every mistake at once.
-func (o *Options) build() (handler.Config, webhook.Options, error) {
+func (o *Options) build() (handler.Config, delivery.Options, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("svc: "+format, args...)) }
 	if o.BaseURL != "" {
@@ -115,7 +115,7 @@ func (o *Options) build() (handler.Config, webhook.Options, error) {
 		bad("Webhooks: counts and durations must not be negative (RetryMax may be -1 for no retries)")
 	}
 	if err := errors.Join(errs...); err != nil {
-		return handler.Config{}, webhook.Options{}, err
+		return handler.Config{}, delivery.Options{}, err
 	}
 	log := o.Logger
 	if log == nil {
@@ -128,7 +128,7 @@ func (o *Options) build() (handler.Config, webhook.Options, error) {
 	if rl := o.RateLimit; rl != nil {
 		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr}
 	}
-	dc := webhook.Options{
+	dc := delivery.Options{
 		Logger: log, Now: o.Now, AllowPrivate: w.AllowPrivate, Workers: w.Workers, PollInterval: w.PollInterval,
 		AttemptTimeout: w.AttemptTimeout, RetryMax: w.RetryMax, RetryWaitMin: w.RetryWaitMin,
 		RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, Observe: w.Observe,

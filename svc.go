@@ -19,14 +19,14 @@ import (
 	"net/http"
 
 	"github.com/svc-feedback/svc/handler"
-	"github.com/svc-feedback/svc/internal/webhook"
+	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/store"
 )
 
 // Handler is svc's http.Handler. Call Close when done to stop its background work.
 type Handler struct {
 	*handler.Handler
-	dispatcher *webhook.Dispatcher
+	dispatcher *delivery.Dispatcher
 }
 
 // NewHandler returns the svc API over s and starts delivering webhooks in the background. A nil
@@ -42,7 +42,7 @@ func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 	}
 	h := &Handler{}
 	if !o.Webhooks.Disabled {
-		h.dispatcher = webhook.New(s, dc)
+		h.dispatcher = delivery.New(s, dc)
 		hc.OnDeliveryScheduled = h.dispatcher.Notify
 		h.dispatcher.Start()
 	}
@@ -65,4 +65,4 @@ func (h *Handler) Close(ctx context.Context) error {
 // otherwise special-purpose address as written (an IP literal, "localhost" or a name under
 // "localhost."), which deliveries refuse unless WebhookOptions.AllowPrivate is set. It resolves
 // no name: deliveries check every address they actually reach as they connect.
-func PrivateWebhookURL(u string) bool { return webhook.PrivateURL(u) }
+func PrivateWebhookURL(u string) bool { return delivery.PrivateURL(u) }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svc-feedback/svc/internal/webhook"
+	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/webhookverify"
 )
@@ -84,7 +84,7 @@ func FuzzResponsePut(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		payload, err := webhook.Payload(e.survA, store.Team{ID: "acme", Name: "Acme"}, stored, time.Now())
+		payload, err := delivery.Payload(e.survA, store.Team{ID: "acme", Name: "Acme"}, stored, time.Now())
 		if err != nil {
 			t.Fatalf("PUT %q: webhook payload: %v", body, err)
 		}

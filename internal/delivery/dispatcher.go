@@ -1,29 +1,22 @@
-// Package webhook sends response.created deliveries from the store's outbox: background
+// Package delivery sends response.created deliveries from the store's outbox: background
 // workers claim due deliveries, build and sign the payload with webhookverify, and send it with
 // go-retryablehttp (a per-attempt timeout, retries with jittered exponential backoff on 408,
 // 429, 5xx and network errors, Retry-After honoured up to a cap, redirects not followed),
 // through a dialer that refuses private addresses after DNS resolution.
-package webhook
+package delivery
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/hashicorp/go-retryablehttp"
 	"github.com/svc-feedback/svc/store"
-	"github.com/svc-feedback/svc/survey"
-	"github.com/svc-feedback/svc/webhookverify"
 )
 
 // UserAgent is sent with every delivery.
@@ -264,154 +257,4 @@ func (d *Dispatcher) prepare(ctx context.Context, del store.Delivery) (string, [
 		}
 	}
 	return sv.WebhookURL, body, secrets, nil
-}
-
-// Payload builds the response.created body: answers in question position order (answers to
-// questions no longer in the survey last, by id), each raw and JSON-stringified.
-func Payload(sv store.Survey, team store.Team, resp store.Response, at time.Time) ([]byte, error) {
-	answers, err := resp.Answers()
-	if err != nil {
-		return nil, fmt.Errorf("decode answers of %s: %w", resp.ID, err)
-	}
-	var meta map[string]string
-	if err := json.Unmarshal(resp.Metadata, &meta); err != nil {
-		return nil, fmt.Errorf("decode metadata of %s: %w", resp.ID, err)
-	}
-	if meta == nil {
-		meta = map[string]string{}
-	}
-	items := make([]webhookverify.AnsweredQuestion, 0, len(answers))
-	add := func(id, title string, a survey.Answer) error {
-		v, err := webhookverify.NewAnswerValue(a)
-		if err != nil {
-			return err
-		}
-		items = append(items, webhookverify.AnsweredQuestion{Question: webhookverify.QuestionRef{ID: id, Title: title}, Answer: v})
-		return nil
-	}
-	known := make(map[string]bool, len(sv.Questions))
-	for _, q := range sv.Questions { // in position order
-		known[q.ID] = true
-		if a, ok := answers[q.ID]; ok {
-			if err := add(q.ID, q.Title, a); err != nil {
-				return nil, err
-			}
-		}
-	}
-	var orphans []string
-	for id := range answers {
-		if !known[id] {
-			orphans = append(orphans, id)
-		}
-	}
-	sort.Strings(orphans)
-	for _, id := range orphans {
-		if err := add(id, "", answers[id]); err != nil {
-			return nil, err
-		}
-	}
-	e := webhookverify.Event{
-		Event: webhookverify.EventResponseCreated, Timestamp: at,
-		Data: webhookverify.EventData{Response: webhookverify.Response{
-			ID: resp.ID, Respondent: resp.Respondent, Data: items, Metadata: meta,
-			Survey: webhookverify.Survey{ID: sv.ID, Title: sv.Title, Description: sv.Description,
-				Team: webhookverify.Team{ID: team.ID, Name: team.Name}},
-		}},
-	}
-	return json.Marshal(e)
-}
-
-// sendRecovered is send, with a panic (a bug) turned into the delivery's error: in a background
-// goroutine it would otherwise end the whole process.
-func (d *Dispatcher) sendRecovered(ctx context.Context, target, deliveryID string, body []byte, secrets []string) (attempts, status int, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			d.log.Error("webhook: panic while sending", "delivery", deliveryID, "panic", v)
-			err = fmt.Errorf("internal error while sending: %v", v)
-		}
-	}()
-	return d.send(ctx, target, deliveryID, body, secrets)
-}
-
-// send POSTs body with retries and returns the attempts made and the final status.
-func (d *Dispatcher) send(ctx context.Context, target, deliveryID string, body []byte, secrets []string) (int, int, error) {
-	var attempts atomic.Int64
-	c := retryablehttp.NewClient()
-	c.HTTPClient = d.http
-	c.Logger = d.log
-	c.RetryMax = d.o.RetryMax
-	c.RetryWaitMin = d.o.RetryWaitMin
-	c.RetryWaitMax = d.o.RetryAfterMax
-	c.CheckRetry = checkRetry
-	c.Backoff = backoff
-	c.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	c.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, _ int) {
-		attempts.Add(1)
-		// Each attempt carries its own webhook-timestamp, signed afresh.
-		webhookverify.SignHeaders(r.Header, deliveryID, d.o.Now(), body, secrets...)
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, target, body)
-	if err != nil {
-		return 0, 0, fmt.Errorf("build request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", UserAgent)
-	req.Header.Set(webhookverify.HeaderEvent, webhookverify.EventResponseCreated)
-	req.Header.Set(webhookverify.HeaderDelivery, deliveryID)
-	resp, err := c.Do(req)
-	n := int(attempts.Load())
-	if err != nil {
-		return n, 0, err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return n, resp.StatusCode, nil
-}
-
-// checkRetry retries network errors and timeouts, 408, 429 and 5xx; everything else,
-// a refused address and a stopping sender are final.
-func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	if err != nil {
-		if errors.Is(err, ErrForbiddenAddress) {
-			return false, err
-		}
-		return true, nil
-	}
-	switch code := resp.StatusCode; {
-	case code == http.StatusRequestTimeout, code == http.StatusTooManyRequests, code >= 500:
-		return true, nil
-	}
-	return false, nil
-}
-
-// backoff waits about min, 2·min, 4·min... with ±25% jitter, or a receiver's Retry-After,
-// never longer than max.
-func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		if wait, ok := retryAfter(resp.Header.Get("Retry-After")); ok {
-			return min(wait, maxWait)
-		}
-	}
-	base := minWait << attempt
-	if base <= 0 || base > maxWait {
-		base = maxWait
-	}
-	jitter := time.Duration(rand.Int64N(int64(base)/2+1)) - base/4
-	return min(base+jitter, maxWait)
-}
-
-func retryAfter(v string) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
-		return time.Duration(secs) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
-	}
-	return 0, false
 }
