@@ -167,28 +167,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if q.Limit <= 0 {
 		return nil, nil, fmt.Errorf("list responses: %w: limit must be positive", store.ErrInvalid)
 	}
-	// Data and metadata come as one value, joined by a NUL byte (which JSON text never
-	// contains): each value the driver hands out costs two allocations.
-	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at FROM responses WHERE survey_id = +?`
-	args := []any{q.SurveyID}
-	if q.Respondent != "" {
-		sqlq += ` AND respondent = +?`
-		args = append(args, q.Respondent)
-	}
-	if !q.After.IsZero() {
-		sqlq += ` AND created_at >= ?`
-		args = append(args, ms(q.After))
-	}
-	if !q.Before.IsZero() {
-		sqlq += ` AND created_at <= ?`
-		args = append(args, ms(q.Before))
-	}
-	if q.Cursor != nil {
-		sqlq += ` AND (created_at, id) < (?, ?)`
-		args = append(args, ms(q.Cursor.CreatedAt), q.Cursor.ID)
-	}
-	sqlq += ` ORDER BY created_at DESC, id DESC LIMIT +?`
-	args = append(args, int64(q.Limit+1)) // the driver takes int64, not int
+	sqlq, args := responsesQuery(q)
 	page := make([]store.Response, 0, min(q.Limit+1, 101))
 	// The page is read from the driver's rows directly: database/sql's Scan would convert and
 	// copy every column of every row again, 12-15% of a page request's CPU. The driver hands
@@ -214,33 +193,8 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 			return err
 		}
 		defer rows.Close()
-		// One set of destinations for the page: taken by address into scanValues's arguments,
-		// fresh variables would be moved to the heap for every row.
-		var (
-			id, respondent    string
-			both              []byte
-			created, modified int64
-		)
-		values := make([]driver.Value, 5)
-		dest := []any{&id, &respondent, &both, &created, &modified}
-		for {
-			if err := rows.Next(values); err == io.EOF {
-				return nil
-			} else if err != nil {
-				return err
-			}
-			if err := scanValues(values, dest...); err != nil {
-				return err
-			}
-			end := bytes.IndexByte(both, 0)
-			if end < 0 {
-				return fmt.Errorf("response %s: stored data and metadata do not split", id)
-			}
-			// Capped, so that appending to the data cannot overwrite the metadata after it.
-			data, meta := both[:end:end], both[end+1:]
-			page = append(page, store.Response{ID: id, SurveyID: q.SurveyID, Respondent: respondent, Data: data, Metadata: meta,
-				CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
-		}
+		page, err = appendResponseRows(page, rows, q.SurveyID)
+		return err
 	})
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list responses")
@@ -249,6 +203,63 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 		return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID}
 	})
 	return page, next, nil
+}
+
+// responsesQuery builds the query of a page of responses, one more than the limit.
+func responsesQuery(q store.ResponseQuery) (string, []any) {
+	// Data and metadata come as one value, joined by a NUL byte (which JSON text never
+	// contains): each value the driver hands out costs two allocations.
+	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at FROM responses WHERE survey_id = +?`
+	args := []any{q.SurveyID}
+	if q.Respondent != "" {
+		sqlq += ` AND respondent = +?`
+		args = append(args, q.Respondent)
+	}
+	if !q.After.IsZero() {
+		sqlq += ` AND created_at >= ?`
+		args = append(args, ms(q.After))
+	}
+	if !q.Before.IsZero() {
+		sqlq += ` AND created_at <= ?`
+		args = append(args, ms(q.Before))
+	}
+	if q.Cursor != nil {
+		sqlq += ` AND (created_at, id) < (?, ?)`
+		args = append(args, ms(q.Cursor.CreatedAt), q.Cursor.ID)
+	}
+	sqlq += ` ORDER BY created_at DESC, id DESC LIMIT +?`
+	return sqlq, append(args, int64(q.Limit+1)) // the driver takes int64, not int
+}
+
+// appendResponseRows appends the responses of the driver's rows to page.
+func appendResponseRows(page []store.Response, rows driver.Rows, surveyID string) ([]store.Response, error) {
+	// One set of destinations for the page: taken by address into scanValues's arguments,
+	// fresh variables would be moved to the heap for every row.
+	var (
+		id, respondent    string
+		both              []byte
+		created, modified int64
+	)
+	values := make([]driver.Value, 5)
+	dest := []any{&id, &respondent, &both, &created, &modified}
+	for {
+		if err := rows.Next(values); err == io.EOF {
+			return page, nil
+		} else if err != nil {
+			return page, err
+		}
+		if err := scanValues(values, dest...); err != nil {
+			return page, err
+		}
+		end := bytes.IndexByte(both, 0)
+		if end < 0 {
+			return page, fmt.Errorf("response %s: stored data and metadata do not split", id)
+		}
+		// Capped, so that appending to the data cannot overwrite the metadata after it.
+		data, meta := both[:end:end], both[end+1:]
+		page = append(page, store.Response{ID: id, SurveyID: surveyID, Respondent: respondent, Data: data, Metadata: meta,
+			CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
+	}
 }
 
 // scanValues stores a row's values, as the driver returned them, in dest: *string, *[]byte or
