@@ -3,7 +3,6 @@ package handler
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -45,49 +44,47 @@ func notFound(msg string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: msg}
 }
 
-// toAPIError is the one table from errors to statuses. Errors it does not know are 500s,
-// whose detail is logged, never sent.
+// toAPIError is the one table from errors to statuses. The store's typed errors carry the
+// message meant for the client; errors the table does not know are 500s, whose detail is
+// logged, never sent.
 func toAPIError(err error) (*Error, bool) {
-	var apiErr *Error
-	var tooLarge *http.MaxBytesError
+	var (
+		apiErr   *Error
+		storeErr *store.Error
+		tooLarge *http.MaxBytesError
+	)
 	switch {
 	case errors.As(err, &apiErr):
 		return apiErr, true
 	case errors.As(err, &tooLarge):
 		return &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeTooLarge, Message: "the request body is larger than the limit of this endpoint"}, true
-	case errors.Is(err, store.ErrNotFound):
-		return notFound("not found"), true
-	case errors.Is(err, store.ErrConflict):
-		return &Error{Status: http.StatusConflict, Code: CodeConflict, Message: "conflict: " + lastPart(err)}, true
-	case errors.Is(err, survey.ErrInvalidAnswer), errors.Is(err, survey.ErrInvalidDefinition):
+	case errors.Is(err, survey.ErrInvalidAnswer):
+		// The answer's validation error is made for the client and not wrapped on the way.
 		return badRequest(err.Error()), true
-	case errors.Is(err, store.ErrInvalid):
-		return badRequest(afterSentinel(err, store.ErrInvalid)), true
+	}
+	for _, m := range sentinelStatuses {
+		if !errors.Is(err, m.sentinel) {
+			continue
+		}
+		e := &Error{Status: m.status, Code: m.code, Message: m.message}
+		if errors.As(err, &storeErr) {
+			e.Message = m.prefix + storeErr.Message
+		}
+		return e, true
 	}
 	return &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error"}, false
 }
 
-// afterSentinel returns the detail that follows sentinel in err's message ("op: invalid: detail"
-// gives "detail"); the sentinel's own word adds nothing to a 400. The first occurrence is the
-// sentinel's, since the detail, which may quote the caller's input, comes after it.
-func afterSentinel(err, sentinel error) string {
-	msg := err.Error()
-	if _, detail, ok := strings.Cut(msg, sentinel.Error()+": "); ok && detail != "" {
-		return detail
-	}
-	return msg
-}
-
-// lastPart drops the "op: op: " context of a wrapped error, leaving its most specific part.
-func lastPart(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": conflict"); i > 0 {
-		msg = msg[:i]
-	}
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		msg = msg[i+2:]
-	}
-	return msg
+// sentinelStatuses maps the store's sentinels to a status, a code, and the message used when
+// the error carries none of its own (a prefix goes before one it carries).
+var sentinelStatuses = []struct {
+	sentinel              error
+	status                int
+	code, message, prefix string
+}{
+	{store.ErrNotFound, http.StatusNotFound, CodeNotFound, "not found", ""},
+	{store.ErrConflict, http.StatusConflict, CodeConflict, "conflict", "conflict: "},
+	{store.ErrInvalid, http.StatusBadRequest, CodeInvalidRequest, "invalid request", ""},
 }
 
 // writeError writes err as a JSON error reply.

@@ -119,7 +119,3 @@ func keyHint(plaintext string) string {
 	}
 	return plaintext
 }
-
-func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
-}

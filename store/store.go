@@ -3,26 +3,13 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/url"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/survey"
-)
-
-// Sentinel errors returned (wrapped) by Store methods. Check them with errors.Is.
-var (
-	// ErrNotFound means the record does not exist, or belongs to another team.
-	ErrNotFound = errors.New("not found")
-	// ErrConflict means the write collides with an existing record, such as a response id
-	// already used by another respondent.
-	ErrConflict = errors.New("conflict")
-	// ErrInvalid means the record breaks a rule of the model; the message says which.
-	ErrInvalid = errors.New("invalid")
-	// ErrClosed means the Store was closed.
-	ErrClosed = errors.New("store closed")
 )
 
 // Store keeps svc's data. Implementations must be safe for concurrent use, scope every read by
@@ -212,7 +199,8 @@ func (s *Survey) Validate() error {
 		return invalid("survey status %q is not active, inactive or deleted", s.Status)
 	}
 	if err := s.Definition.Validate(); err != nil {
-		return errors.Join(ErrInvalid, err)
+		// The definition's own message, without its sentinel's word, for whoever sent it.
+		return &Error{Kind: ErrInvalid, Message: strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "), Err: err}
 	}
 	if s.WebhookURL != "" {
 		if err := ValidateWebhookURL(s.WebhookURL); err != nil {

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/svc-feedback/svc/store"
@@ -29,5 +30,21 @@ func TestNewSurveyID(t *testing.T) {
 		if store.ValidSurveyID(bad) {
 			t.Errorf("ValidSurveyID(%q) = true", bad)
 		}
+	}
+}
+
+// A survey whose definition is invalid fails with a typed error whose message is the
+// definition's own, ready for an API reply, and which is both ErrInvalid and the survey
+// package's ErrInvalidDefinition.
+func TestSurveyValidateTypedError(t *testing.T) {
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample()}
+	sv.Title = " "
+	err := sv.Validate()
+	var se *store.Error
+	if !errors.As(err, &se) || se.Message != "title is required" {
+		t.Fatalf("Validate = %v, want a *store.Error with message %q", err, "title is required")
+	}
+	if !errors.Is(err, store.ErrInvalid) || !errors.Is(err, survey.ErrInvalidDefinition) {
+		t.Errorf("Validate = %v, want it to be ErrInvalid and ErrInvalidDefinition", err)
 	}
 }

@@ -98,7 +98,7 @@ func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) erro
 	switch r.State {
 	case store.DeliverySucceeded, store.DeliveryFailed, store.DeliveryPending:
 	default:
-		return fmt.Errorf("finish delivery %s: %w: state %q", r.ID, store.ErrInvalid, r.State)
+		return fmt.Errorf("finish delivery %s: %w", r.ID, store.Invalidf("state %q", r.State))
 	}
 	at := ms(r.At)
 	var delivered any
@@ -130,7 +130,7 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 		return nil, nil, err
 	}
 	if limit <= 0 {
-		return nil, nil, fmt.Errorf("list deliveries: %w: limit must be positive", store.ErrInvalid)
+		return nil, nil, fmt.Errorf("list deliveries: %w", store.Invalidf("limit must be positive"))
 	}
 	q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.survey_id = +?`
 	args := []any{surveyID}
@@ -173,7 +173,7 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 			return s.mapErr(err, "redeliver "+deliveryID)
 		}
 		if state == string(store.DeliveryDelivering) {
-			return fmt.Errorf("redeliver %s: the delivery is being sent now: %w", deliveryID, store.ErrConflict)
+			return fmt.Errorf("redeliver %s: %w", deliveryID, store.Conflictf("the delivery is being sent now"))
 		}
 		if _, err := tx.Exec(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = 0, updated_at = ? WHERE id = ?`,
 			ms(at), ms(at), deliveryID); err != nil {

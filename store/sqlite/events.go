@@ -19,7 +19,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 	case store.EventDismiss:
 		column = "last_dismissed_at"
 	default:
-		return fmt.Errorf("record event: %w: type %q is not view or dismiss", store.ErrInvalid, e.Type)
+		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
 	at := ms(e.At)
 	return s.write(ctx, func(tx *sql.Tx) error {

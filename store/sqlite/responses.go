@@ -73,7 +73,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			resp, err = readResponse(tx, w.SurveyID, w.ID)
 			return err
 		case oldRespondent != w.Respondent:
-			return fmt.Errorf("put response %s: the id belongs to another respondent's response: %w", w.ID, store.ErrConflict)
+			return fmt.Errorf("put response %s: %w", w.ID, store.Conflictf("the id belongs to another respondent's response"))
 		}
 		var old survey.Answers
 		if err := json.Unmarshal(oldData, &old); err != nil {
@@ -165,7 +165,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 		return nil, nil, err
 	}
 	if q.Limit <= 0 {
-		return nil, nil, fmt.Errorf("list responses: %w: limit must be positive", store.ErrInvalid)
+		return nil, nil, fmt.Errorf("list responses: %w", store.Invalidf("limit must be positive"))
 	}
 	sqlq, args := responsesQuery(q)
 	page := make([]store.Response, 0, min(q.Limit+1, 101))

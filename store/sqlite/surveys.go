@@ -145,7 +145,7 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 		return nil, nil, err
 	}
 	if limit <= 0 {
-		return nil, nil, fmt.Errorf("list surveys: %w: limit must be positive", store.ErrInvalid)
+		return nil, nil, fmt.Errorf("list surveys: %w", store.Invalidf("limit must be positive"))
 	}
 	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = +? AND status <> 'deleted'`
 	args := []any{teamID}

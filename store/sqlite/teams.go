@@ -12,7 +12,7 @@ import (
 // CreateTeam implements store.Store.
 func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
 	if t.ID == "" {
-		return fmt.Errorf("create team: %w: id is required", store.ErrInvalid)
+		return fmt.Errorf("create team: %w", store.Invalidf("id is required"))
 	}
 	if t.CreatedAt.IsZero() {
 		t.CreatedAt = time.Now()
@@ -41,7 +41,7 @@ func (s *Store) Team(ctx context.Context, id string) (store.Team, error) {
 // AddKey implements store.Store.
 func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error {
 	if k.Kind != store.Publishable && k.Kind != store.Secret {
-		return fmt.Errorf("add key: %w: unknown kind %q", store.ErrInvalid, k.Kind)
+		return fmt.Errorf("add key: %w", store.Invalidf("unknown kind %q", k.Kind))
 	}
 	defer s.cache.dropKeys()
 	return s.write(ctx, func(tx *sql.Tx) error {
