@@ -10,36 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
-
-// surveyFor loads the request's {surveyId} for the team: 400 for an id that is not a cuid2,
-// 404 for a survey the team does not hold or whose status visible does not allow.
-func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.Status) bool) (store.Survey, error) {
-	id := r.PathValue("surveyId")
-	if !cuid2.IsValid(id) {
-		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2 (a lowercase letter, then 1 to 31 lowercase letters or digits)", truncate(id)))
-	}
-	var (
-		sv  store.Survey
-		err error
-	)
-	// The handler only reads the survey, so it may share the store's own.
-	if shared, ok := h.store.(store.SharedSurveyReader); ok {
-		sv, err = shared.SharedSurvey(r.Context(), teamID, id)
-	} else {
-		sv, err = h.store.Survey(r.Context(), teamID, id)
-	}
-	if err != nil {
-		return store.Survey{}, surveyNotFound(err)
-	}
-	if !visible(sv.Status) {
-		return store.Survey{}, notFound("survey not found")
-	}
-	return sv, nil
-}
 
 func surveyNotFound(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
