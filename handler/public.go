@@ -21,10 +21,6 @@ func surveyNotFound(err error) error {
 	return err
 }
 
-func isActive(s store.Status) bool { return s == store.StatusActive }
-
-func notDeleted(s store.Status) bool { return s != store.StatusDeleted }
-
 func truncate(s string) string {
 	if len(s) > 64 {
 		return s[:64] + "..."

@@ -32,3 +32,9 @@ func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.S
 	}
 	return sv, nil
 }
+
+// isActive is the visibility of the widget endpoints: active surveys only.
+func isActive(s store.Status) bool { return s == store.StatusActive }
+
+// notDeleted is the visibility of the protected endpoints: every survey not deleted.
+func notDeleted(s store.Status) bool { return s != store.StatusDeleted }
