@@ -195,28 +195,7 @@ func validateAnswer(q *Question, a Answer) error {
 			return badAnswer(q.ID, "%q is not one of the options", string(s))
 		}
 	case MultiSelectProperties:
-		list, ok := a.(Choices)
-		if !ok {
-			return badAnswer(q.ID, "a multi-select answer must be a list of strings")
-		}
-		if p.Max != nil && len(list) > *p.Max {
-			return badAnswer(q.ID, "at most %d choices are allowed", *p.Max)
-		}
-		seen := make(map[string]bool, len(list))
-		freeText := 0
-		for _, s := range list {
-			if seen[s] {
-				return badAnswer(q.ID, "%q is chosen twice", s)
-			}
-			seen[s] = true
-			if hasOption(p.Options, s) {
-				continue
-			}
-			freeText++
-			if freeText > 1 || !fitsEditable(p.Editable, s) {
-				return badAnswer(q.ID, "%q is not one of the options", s)
-			}
-		}
+		return validateChoices(q.ID, p, a)
 	case OpenEndedProperties:
 		s, ok := a.(Text)
 		if !ok {
@@ -228,18 +207,52 @@ func validateAnswer(q *Question, a Answer) error {
 	case StatementProperties:
 		return badAnswer(q.ID, "a statement takes no answer")
 	case BugReportProperties:
-		br, ok := a.(BugReportAnswer)
-		if !ok {
-			return badAnswer(q.ID, "a bug report answer must be an object with title and metadata")
-		}
-		if br.ScreenshotDataURL != nil && !isImageDataURL(*br.ScreenshotDataURL) {
-			return badAnswer(q.ID, "screenshotDataUrl must be a base64 image data URL")
-		}
-		if br.RecordingEventsJSON != nil && !isJSONArray(*br.RecordingEventsJSON) {
-			return badAnswer(q.ID, "recordingEventsJson must be a JSON-encoded array")
-		}
+		return validateBugReport(q.ID, a)
 	default:
 		return badAnswer(q.ID, "the question has no known type")
+	}
+	return nil
+}
+
+// validateChoices checks a multi-select answer: option values, plus one free text when the
+// question is editable, at most Max of them, none twice.
+func validateChoices(id string, p MultiSelectProperties, a Answer) error {
+	list, ok := a.(Choices)
+	if !ok {
+		return badAnswer(id, "a multi-select answer must be a list of strings")
+	}
+	if p.Max != nil && len(list) > *p.Max {
+		return badAnswer(id, "at most %d choices are allowed", *p.Max)
+	}
+	seen := make(map[string]bool, len(list))
+	freeText := 0
+	for _, s := range list {
+		if seen[s] {
+			return badAnswer(id, "%q is chosen twice", s)
+		}
+		seen[s] = true
+		if hasOption(p.Options, s) {
+			continue
+		}
+		freeText++
+		if freeText > 1 || !fitsEditable(p.Editable, s) {
+			return badAnswer(id, "%q is not one of the options", s)
+		}
+	}
+	return nil
+}
+
+// validateBugReport checks a bug report answer's screenshot and recording.
+func validateBugReport(id string, a Answer) error {
+	br, ok := a.(BugReportAnswer)
+	if !ok {
+		return badAnswer(id, "a bug report answer must be an object with title and metadata")
+	}
+	if br.ScreenshotDataURL != nil && !isImageDataURL(*br.ScreenshotDataURL) {
+		return badAnswer(id, "screenshotDataUrl must be a base64 image data URL")
+	}
+	if br.RecordingEventsJSON != nil && !isJSONArray(*br.RecordingEventsJSON) {
+		return badAnswer(id, "recordingEventsJson must be a JSON-encoded array")
 	}
 	return nil
 }

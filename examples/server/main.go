@@ -133,48 +133,69 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer st.Close()
-
-	allowPrivate := cfg.allowPrivateWebhooks
-	if cfg.seed != "" {
-		fx, err := importFile(ctx, st, cfg.seed, log)
-		if err != nil {
-			return err
-		}
-		log.Info("imported fixture", "file", cfg.seed)
-		// A fixture that names a loopback or private webhook address means it: the refusal
-		// guards against addresses from less trusted hands, and an operator's own file is not
-		// one of them.
-		if urls := privateWebhookURLs(fx); len(urls) > 0 && !cfg.allowPrivateSet {
-			allowPrivate = true
-			log.Warn("the fixture sends webhooks to loopback or private addresses, so they are allowed; pass -allow-private-webhooks=false to refuse them",
-				"urls", urls)
-		}
+	log.Info("opened database", "db", cfg.db)
+	allowPrivate, err := seed(ctx, st, cfg, log)
+	if err != nil {
+		return err
 	}
-
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
+	defer ln.Close()
 	baseURL := cfg.baseURL
 	if baseURL == "" {
 		baseURL = "http://" + ln.Addr().String()
 	}
 	if cfg.seed == "" {
 		if err := ensureDemo(ctx, st, baseURL, stdout); err != nil {
-			ln.Close()
 			return err
 		}
 	}
-
 	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate}}
 	if cfg.rateLimit > 0 {
 		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
 	}
 	h, err := svc.NewHandler(st, opts)
 	if err != nil {
-		ln.Close()
 		return err
 	}
+	if err := serve(ctx, ln, h, log, stdout); err != nil {
+		return err
+	}
+	// Deliveries still sending after a few seconds stay pending for the next start.
+	hookCtx, cancelHooks := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelHooks()
+	if err := h.Close(hookCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("stop webhook delivery: %w", err)
+	}
+	return st.Close()
+}
+
+// seed imports the -seed fixture, if any, and reports whether webhooks may reach private
+// addresses: as the flag says, or, when it was not given, whether the fixture names such an
+// address. A fixture that does means it: the refusal guards against addresses from less trusted
+// hands, and an operator's own file is not one of them.
+func seed(ctx context.Context, st store.Store, cfg config, log *slog.Logger) (allowPrivate bool, err error) {
+	if cfg.seed == "" {
+		return cfg.allowPrivateWebhooks, nil
+	}
+	fx, err := importFile(ctx, st, cfg.seed, log)
+	if err != nil {
+		return false, err
+	}
+	log.Info("imported fixture", "file", cfg.seed)
+	if urls := privateWebhookURLs(fx); len(urls) > 0 && !cfg.allowPrivateSet {
+		log.Warn("the fixture sends webhooks to loopback or private addresses, so they are allowed; pass -allow-private-webhooks=false to refuse them",
+			"urls", urls)
+		return true, nil
+	}
+	return cfg.allowPrivateWebhooks, nil
+}
+
+// serve serves h on ln until ctx is done, then stops accepting and waits for the requests in
+// flight, for at most 30 s.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, stdout io.Writer) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -187,7 +208,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
-	log.Info("listening", "addr", ln.Addr().String(), "db", cfg.db)
+	log.Info("listening", "addr", ln.Addr().String())
 
 	select {
 	case err := <-served:
@@ -203,13 +224,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	// Deliveries still sending after a few seconds stay pending for the next start.
-	hookCtx, cancelHooks := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancelHooks()
-	if err := h.Close(hookCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("stop webhook delivery: %w", err)
-	}
-	return st.Close()
+	return nil
 }
 
 func importFile(ctx context.Context, s store.Store, path string, log *slog.Logger) (store.Fixture, error) {
