@@ -123,38 +123,8 @@ func (w *memberWalker) walk(path string, t reflect.Type) error {
 			}
 		}
 	case delim == '{' && walkable && t.Kind() == reflect.Struct:
-		fields, ok := w.fields[t]
-		if !ok {
-			fields = jsonFields(t)
-			w.fields[t] = fields
-		}
-		for w.dec.More() {
-			tok, err := w.dec.Token()
-			if err != nil {
-				return err
-			}
-			k, _ := tok.(string)
-			name := k
-			if path != "" {
-				name = path + "." + k
-			}
-			ft, ok := fields[k]
-			if !ok {
-				// encoding/json matches member names without regard to case.
-				for n, typ := range fields {
-					if strings.EqualFold(n, k) {
-						ft, ok = typ, true
-						break
-					}
-				}
-			}
-			if !ok {
-				w.unknown = append(w.unknown, name)
-				ft = reflect.TypeFor[any]() // its value is skipped below
-			}
-			if err := w.walk(name, ft); err != nil {
-				return err
-			}
+		if err := w.walkMembers(path, t); err != nil {
+			return err
 		}
 	default: // a value t reads as a whole: skip to its end
 		for depth := 1; depth > 1 || w.dec.More(); {
@@ -172,6 +142,45 @@ func (w *memberWalker) walk(path string, t reflect.Type) error {
 	}
 	_, err = w.dec.Token() // the closing delimiter
 	return err
+}
+
+// walkMembers walks the members of an object that decodes into the struct type t, up to its
+// closing brace.
+func (w *memberWalker) walkMembers(path string, t reflect.Type) error {
+	fields, ok := w.fields[t]
+	if !ok {
+		fields = jsonFields(t)
+		w.fields[t] = fields
+	}
+	for w.dec.More() {
+		tok, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := tok.(string)
+		name := k
+		if path != "" {
+			name = path + "." + k
+		}
+		ft, ok := fields[k]
+		if !ok {
+			// encoding/json matches member names without regard to case.
+			for n, typ := range fields {
+				if strings.EqualFold(n, k) {
+					ft, ok = typ, true
+					break
+				}
+			}
+		}
+		if !ok {
+			w.unknown = append(w.unknown, name)
+			ft = reflect.TypeFor[any]() // its value is skipped
+		}
+		if err := w.walk(name, ft); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // jsonFields maps the member names a struct decodes to their types, with the members of
@@ -276,9 +285,17 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 		}
 		have = want
 	}
-	for i, fr := range fs.Responses {
-		if err := have.Definition.ValidateAnswers(fr.Data); err != nil {
-			return fmt.Errorf("responses[%d]: %w", i, errors.Join(ErrInvalid, err))
+	if err := importResponses(ctx, s, have, fs.Responses, now); err != nil {
+		return err
+	}
+	return importEvents(ctx, s, have, fs.Events)
+}
+
+// importResponses writes a survey's imported responses, each validated against sv.
+func importResponses(ctx context.Context, s Store, sv Survey, responses []FixtureResponse, now time.Time) error {
+	for i, fr := range responses {
+		if err := sv.Definition.ValidateAnswers(fr.Data); err != nil {
+			return fmt.Errorf("responses[%d]: %w", i, &Error{Kind: ErrInvalid, Message: err.Error(), Err: err})
 		}
 		if fr.Metadata == nil {
 			fr.Metadata = map[string]string{}
@@ -288,7 +305,7 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 			at = now
 		}
 		w := ResponseWrite{
-			SurveyID: fs.ID, ID: fr.ID, Respondent: fr.Respondent, Data: fr.Data,
+			SurveyID: sv.ID, ID: fr.ID, Respondent: fr.Respondent, Data: fr.Data,
 			Metadata: fr.Metadata, At: at, Imported: true,
 		}
 		if err := w.Validate(); err != nil {
@@ -298,7 +315,12 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 			return fmt.Errorf("responses[%d]: %w", i, err)
 		}
 	}
-	for i, fe := range fs.Events {
+	return nil
+}
+
+// importEvents records a survey's imported views and dismissals.
+func importEvents(ctx context.Context, s Store, sv Survey, events []FixtureEvent) error {
+	for i, fe := range events {
 		if fe.Type != EventView && fe.Type != EventDismiss {
 			return fmt.Errorf("events[%d]: %w", i, invalid("type %q is not view or dismiss", fe.Type))
 		}
@@ -310,9 +332,9 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 			// Unlike a response, an event has no id: its time is what makes importing it
 			// again a no-op, so an undated one takes the survey's creation time, which every
 			// import sees the same, rather than the time of the import.
-			at = have.CreatedAt
+			at = sv.CreatedAt
 		}
-		e := Event{SurveyID: fs.ID, Respondent: fe.Respondent, Type: fe.Type, At: at, Imported: true}
+		e := Event{SurveyID: sv.ID, Respondent: fe.Respondent, Type: fe.Type, At: at, Imported: true}
 		if err := s.RecordEvent(ctx, e); err != nil {
 			return fmt.Errorf("events[%d]: %w", i, err)
 		}
