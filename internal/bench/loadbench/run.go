@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -70,67 +71,97 @@ func run(db string, rows, conns int, d time.Duration, rounds int, sync, only str
 	}
 	defer base.stop()
 
-	run := strconv.FormatInt(time.Now().UnixNano(), 36)
-	req := func(method, url, body string) func(int64) (*http.Request, error) {
-		return func(seq int64) (*http.Request, error) {
-			u := strings.ReplaceAll(url, "{seq}", strconv.FormatInt(seq, 10))
-			var r *http.Request
-			var err error
-			if body == "" {
-				r, err = http.NewRequest(method, u, nil)
-			} else {
-				b := body
-				if strings.Contains(b, "%d") {
-					b = fmt.Sprintf(body, seq%1000)
-				}
-				r, err = http.NewRequest(method, u, strings.NewReader(b))
-				if err == nil {
-					r.Header.Set("Content-Type", "application/json")
-				}
-			}
-			if err == nil {
-				r.Header.Set("x-svc-pk", benchdata.PublishableKey)
-				r.Header.Set("Authorization", "Bearer "+benchdata.SecretKey)
-			}
-			return r, err
-		}
+	scenarios := selectScenarios(buildScenarios(svcSrv, base, rows), only)
+	results, err := runSlices(scenarios, conns, d, rounds)
+	if err != nil {
+		return err
 	}
+	peak, err := peakRSS(svcSrv.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n%d connections, %v per scenario in %d slices taking turns with the baseline's, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
+		conns, d, rounds, runtime.NumCPU(), runtime.Version(), sync, rows)
+	printResults(scenarios, results)
+	printTargets(results, peak)
+	return nil
+}
+
+// scenario is one kind of request sent to one server.
+type scenario struct {
+	name string
+	srv  *child
+	next func(int64) (*http.Request, error)
+}
+
+// buildScenarios lists every scenario, each svc one after its baseline.
+func buildScenarios(svcSrv, base *child, rows int) []scenario {
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	put := "/v1/svc/" + loadSurvey + "/response/l" + run + "x{seq}"
 	event := "/v1/svc/" + loadSurvey + "/respondent/user{seq}/event"
 	getSurvey := "/v1/svc/" + benchdata.SurveyID
 	responses := "/v1/protected/surveys/" + benchdata.SurveyID + "/responses?limit=100"
-	scenarios := []struct {
-		name string
-		srv  *child
-		next func(int64) (*http.Request, error)
-	}{
-		{baselinePUT, base, req("PUT", base.addr+put, putBody)},
-		{putResponse, svcSrv, req("PUT", svcSrv.addr+put, putBody)},
-		{baselinePOST, base, req("POST", base.addr+event, `{"type":"view"}`)},
-		{postEvent, svcSrv, req("POST", svcSrv.addr+event, `{"type":"view"}`)},
-		{baselineGET, base, req("GET", base.addr+getSurvey, "")},
-		{getSurveyScenario, svcSrv, req("GET", svcSrv.addr+getSurvey, "")},
-		{firstPage, svcSrv, req("GET", svcSrv.addr+responses, "")},
-		{deepPage, svcSrv, req("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), "")},
+	return []scenario{
+		{baselinePUT, base, request("PUT", base.addr+put, putBody)},
+		{putResponse, svcSrv, request("PUT", svcSrv.addr+put, putBody)},
+		{baselinePOST, base, request("POST", base.addr+event, `{"type":"view"}`)},
+		{postEvent, svcSrv, request("POST", svcSrv.addr+event, `{"type":"view"}`)},
+		{baselineGET, base, request("GET", base.addr+getSurvey, "")},
+		{getSurveyScenario, svcSrv, request("GET", svcSrv.addr+getSurvey, "")},
+		{firstPage, svcSrv, request("GET", svcSrv.addr+responses, "")},
+		{deepPage, svcSrv, request("GET", svcSrv.addr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), "")},
 	}
-	results := map[string]result{}
-	if only != "" {
-		var keep []struct {
-			name string
-			srv  *child
-			next func(int64) (*http.Request, error)
-		}
-		for _, s := range scenarios {
-			if strings.Contains(s.name, only) || strings.HasPrefix(s.name, "baseline") {
-				keep = append(keep, s)
+}
+
+// request makes the requests of a scenario: {seq} in the URL, and %d in the body, take the
+// request's sequence number.
+func request(method, url, body string) func(int64) (*http.Request, error) {
+	return func(seq int64) (*http.Request, error) {
+		u := strings.ReplaceAll(url, "{seq}", strconv.FormatInt(seq, 10))
+		var r *http.Request
+		var err error
+		if body == "" {
+			r, err = http.NewRequest(method, u, nil)
+		} else {
+			b := body
+			if strings.Contains(b, "%d") {
+				b = fmt.Sprintf(body, seq%1000)
+			}
+			r, err = http.NewRequest(method, u, strings.NewReader(b))
+			if err == nil {
+				r.Header.Set("Content-Type", "application/json")
 			}
 		}
-		scenarios = keep
+		if err == nil {
+			r.Header.Set("x-svc-pk", benchdata.PublishableKey)
+			r.Header.Set("Authorization", "Bearer "+benchdata.SecretKey)
+		}
+		return r, err
 	}
+}
+
+// selectScenarios keeps the scenarios whose name contains only, and every baseline.
+func selectScenarios(scenarios []scenario, only string) []scenario {
+	if only == "" {
+		return scenarios
+	}
+	var keep []scenario
+	for _, s := range scenarios {
+		if strings.Contains(s.name, only) || strings.HasPrefix(s.name, "baseline") {
+			keep = append(keep, s)
+		}
+	}
+	return keep
+}
+
+// runSlices runs each scenario for d in rounds slices, taking turns, and sums each one's
+// results with the CPU its server and the generator used.
+func runSlices(scenarios []scenario, conns int, d time.Duration, rounds int) (map[string]result, error) {
 	names := make([]string, len(scenarios))
 	for i, s := range scenarios {
 		names[i] = s.name
 	}
+	results := map[string]result{}
 	slice := d / time.Duration(rounds)
 	sliceOf := map[string]int64{}
 	for _, i := range interleave(names, rounds) {
@@ -140,60 +171,52 @@ func run(db string, rows, conns int, d time.Duration, rounds int, sync, only str
 		sliceOf[s.name]++
 		next := func(seq int64) (*http.Request, error) { return s.next(offset + seq) }
 		fmt.Fprintf(os.Stderr, "running %s for %v (slice %d of %d)...\n", s.name, slice, sliceOf[s.name], rounds)
-		before, err := cpuTime(s.srv.cmd.Process.Pid)
-		if err != nil {
-			return err
-		}
-		genBefore, err := cpuTime(os.Getpid())
-		if err != nil {
-			return err
-		}
+		before, errA := cpuTime(s.srv.cmd.Process.Pid)
+		genBefore, errB := cpuTime(os.Getpid())
 		r := load(strings.TrimPrefix(s.srv.addr, "http://"), conns, slice, next)
-		after, err := cpuTime(s.srv.cmd.Process.Pid)
-		if err != nil {
-			return err
-		}
-		genAfter, err := cpuTime(os.Getpid())
-		if err != nil {
-			return err
+		after, errC := cpuTime(s.srv.cmd.Process.Pid)
+		genAfter, errD := cpuTime(os.Getpid())
+		if err := errors.Join(errA, errB, errC, errD); err != nil {
+			return nil, err
 		}
 		r.cpu, r.genCPU = after-before, genAfter-genBefore
 		total := results[s.name]
 		total.add(r)
 		results[s.name] = total
 	}
-	peak, err := peakRSS(svcSrv.cmd.Process.Pid)
-	if err != nil {
-		return err
-	}
+	return results, nil
+}
 
-	ratio := func(a, b string) float64 { return results[a].rps() / results[b].rps() }
-	fmt.Printf("\n%d connections, %v per scenario in %d slices taking turns with the baseline's, %d CPUs, %s; svc over SQLite synchronous=%s, %d responses in the read survey\n\n",
-		conns, d, rounds, runtime.NumCPU(), runtime.Version(), sync, rows)
+// baselineOf names the baseline each svc scenario is compared with.
+var baselineOf = map[string]string{
+	putResponse: baselinePUT, postEvent: baselinePOST, getSurveyScenario: baselineGET,
+	firstPage: baselineGET, deepPage: baselineGET,
+}
+
+func ratio(results map[string]result, a, b string) float64 {
+	return results[a].rps() / results[b].rps()
+}
+
+// printResults prints the table of every scenario's figures.
+func printResults(scenarios []scenario, results map[string]result) {
 	fmt.Println("| scenario | requests/s | p50 | p99 | errors | vs baseline | server CPU/request | vs baseline | load generator CPU/request |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	baselineOf := map[string]string{
-		putResponse: baselinePUT, postEvent: baselinePOST, getSurveyScenario: baselineGET,
-		firstPage: baselineGET, deepPage: baselineGET,
-	}
 	for _, s := range scenarios {
 		r := results[s.name]
 		vs, cpuVs := "", ""
 		if b, ok := baselineOf[s.name]; ok {
-			vs = fmt.Sprintf("%.2fx", ratio(s.name, b))
+			vs = fmt.Sprintf("%.2fx", ratio(results, s.name, b))
 			cpuVs = fmt.Sprintf("%.1fx", r.cpuPerRequest().Seconds()/results[b].cpuPerRequest().Seconds())
 		}
 		fmt.Printf("| %s | %.0f | %v | %v | %d | %s | %v | %s | %v |\n", s.name, r.rps(), r.pct(0.50).Round(10*time.Microsecond),
 			r.pct(0.99).Round(10*time.Microsecond), r.errors, vs, r.cpuPerRequest().Round(time.Microsecond), cpuVs,
 			r.perRequest(r.genCPU).Round(time.Microsecond))
 	}
+}
+
+// printTargets prints each target and whether it was met.
+func printTargets(results map[string]result, peak int64) {
 	deep := results[deepPage].pct(0.5).Seconds() / results[firstPage].pct(0.5).Seconds()
-	check := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "MISSED"
-	}
 	// row prints a target, or that it was not measured when -only left out a scenario it needs.
 	row := func(target, measured string, ok bool, needs ...string) {
 		for _, n := range needs {
@@ -202,16 +225,20 @@ func run(db string, rows, conns int, d time.Duration, rounds int, sync, only str
 				return
 			}
 		}
-		fmt.Printf("| %s | %s | %s |\n", target, measured, check(ok))
+		verdict := "MISSED"
+		if ok {
+			verdict = "met"
+		}
+		fmt.Printf("| %s | %s | %s |\n", target, measured, verdict)
 	}
+	r := func(a, b string) float64 { return ratio(results, a, b) }
 	fmt.Printf("\n| target | measured | |\n|---|---:|---|\n")
-	row("PUT response >= 0.40x baseline PUT", fmt.Sprintf("%.2fx", ratio(putResponse, baselinePUT)), ratio(putResponse, baselinePUT) >= 0.40, putResponse)
+	row("PUT response >= 0.40x baseline PUT", fmt.Sprintf("%.2fx", r(putResponse, baselinePUT)), r(putResponse, baselinePUT) >= 0.40, putResponse)
 	row("PUT response p99 < 20 ms", fmt.Sprint(results[putResponse].pct(0.99).Round(10*time.Microsecond)), results[putResponse].pct(0.99) < 20*time.Millisecond, putResponse)
-	row("POST event >= 0.40x baseline POST", fmt.Sprintf("%.2fx", ratio(postEvent, baselinePOST)), ratio(postEvent, baselinePOST) >= 0.40, postEvent)
-	row("GET survey >= 0.80x baseline GET", fmt.Sprintf("%.2fx", ratio(getSurveyScenario, baselineGET)), ratio(getSurveyScenario, baselineGET) >= 0.80, getSurveyScenario)
+	row("POST event >= 0.40x baseline POST", fmt.Sprintf("%.2fx", r(postEvent, baselinePOST)), r(postEvent, baselinePOST) >= 0.40, postEvent)
+	row("GET survey >= 0.80x baseline GET", fmt.Sprintf("%.2fx", r(getSurveyScenario, baselineGET)), r(getSurveyScenario, baselineGET) >= 0.80, getSurveyScenario)
 	row("deep page p50 within 1.2x of first page", fmt.Sprintf("%.2fx", deep), deep <= 1.2, firstPage, deepPage)
-	pages := min(ratio(firstPage, baselineGET), ratio(deepPage, baselineGET)) // both pages must meet it
+	pages := min(r(firstPage, baselineGET), r(deepPage, baselineGET)) // both pages must meet it
 	row("GET responses (100), either page, >= 0.10x baseline GET", fmt.Sprintf("%.2fx", pages), pages >= 0.10, firstPage, deepPage)
 	row("svc peak memory < 150 MB", fmt.Sprintf("%.0f MB", float64(peak)/(1<<20)), peak < 150<<20)
-	return nil
 }
