@@ -169,6 +169,7 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	if !store.ValidResponseID(id) {
 		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
 	}
+	id = store.CanonicalResponseID(id)
 	sv, err := h.surveyFor(r, teamID, isActive)
 	if err != nil {
 		return err

@@ -205,17 +205,22 @@ func TestResponsePutCreateThenUpdate(t *testing.T) {
 	rec = e.public("PUT", path, `{"respondent":"bob","data":{},"metadata":{}}`)
 	wantStatus(t, rec, 409, "conflict")
 
-	// A UUID id in any case is accepted, and matched exactly as sent: the reply gives it back
-	// unchanged, and the same UUID in another case is another response.
-	for _, uuid := range []string{"123E4567-e89b-12d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174000"} {
+	// UUIDs are case-insensitive: a UUID in any case names one response, stored and given
+	// back in lower case, counted once, and still refused to another respondent.
+	const lower = "123e4567-e89b-12d3-a456-426614174000"
+	for _, uuid := range []string{"123E4567-E89B-12D3-A456-426614174000", "123E4567-e89b-12d3-a456-426614174000", lower} {
 		rec = e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+uuid, `{"respondent":"ann","data":{},"metadata":{}}`)
 		wantStatus(t, rec, 200, "")
-		if got := decode[putReply](t, rec); got.ID != uuid {
-			t.Errorf("reply id %q, want %q as sent", got.ID, uuid)
+		if got := decode[putReply](t, rec); got.ID != lower {
+			t.Errorf("reply id %q for %q, want %q", got.ID, uuid, lower)
 		}
 	}
-	if page, _, err := e.store.Responses(t.Context(), store.ResponseQuery{SurveyID: e.survA.ID, Limit: 10}); err != nil || len(page) != 3 {
-		t.Errorf("stored responses after two UUID cases: %d, %v; want 3", len(page), err)
+	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+strings.ToUpper(lower), `{"respondent":"bob","data":{},"metadata":{}}`), 409, "conflict")
+	if page, _, err := e.store.Responses(t.Context(), store.ResponseQuery{SurveyID: e.survA.ID, Limit: 10}); err != nil || len(page) != 2 {
+		t.Errorf("stored responses after three cases of one UUID: %d, %v; want 2", len(page), err)
+	}
+	if st, err := e.store.Stats(t.Context(), e.survA.ID); err != nil || st.TotalResponses != 2 {
+		t.Errorf("stats after three cases of one UUID: %+v, %v; want 2 responses", st, err)
 	}
 	// The same id in team B's survey is team B's business: A's key cannot reach it.
 	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survB.ID+"/response/"+id, `{"respondent":"ann","data":{},"metadata":{}}`), 404, "not_found")

@@ -305,7 +305,7 @@ func importResponses(ctx context.Context, s Store, sv Survey, responses []Fixtur
 			at = now
 		}
 		w := ResponseWrite{
-			SurveyID: sv.ID, ID: fr.ID, Respondent: fr.Respondent, Data: fr.Data,
+			SurveyID: sv.ID, ID: CanonicalResponseID(fr.ID), Respondent: fr.Respondent, Data: fr.Data,
 			Metadata: fr.Metadata, At: at, Imported: true,
 		}
 		if err := w.Validate(); err != nil {

@@ -327,6 +327,17 @@ func ValidResponseID(id string) bool {
 	return cuid2.IsValid(id) || cuid2.IsUUID(id)
 }
 
+// CanonicalResponseID returns the form in which a response id is stored and compared: a UUID
+// in lower case, since UUIDs are case-insensitive (RFC 9562) and one in another case must not
+// make a second response; a cuid2 is already lower case. Callers normalize ids with it wherever
+// an id enters, before any lookup or write.
+func CanonicalResponseID(id string) string {
+	if cuid2.IsUUID(id) {
+		return strings.ToLower(id)
+	}
+	return id
+}
+
 // ValidateRespondent checks a respondent identifier: 1 to 256 characters of valid UTF-8.
 // Errors wrap ErrInvalid.
 func ValidateRespondent(r string) error {
