@@ -1,6 +1,7 @@
 package svc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -496,4 +497,69 @@ func TestWebhookSecretRotation(t *testing.T) {
 	if n := strings.Count(d.header.Get("webhook-signature"), "v1,"); n != 1 {
 		t.Errorf("after the overlap: %d signatures, want 1", n)
 	}
+}
+
+// A token in a webhook URL's query, or credentials in it, never reach the logs or the stored
+// delivery log. Each failed attempt that will be retried is a WARN naming the delivery, and a
+// delivery that failed for good is one ERROR.
+func TestWebhookURLSecretsNeverLogged(t *testing.T) {
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	rv := newReceiver(t, status(503), status(500), status(500), status(500))
+	u := strings.Replace(rv.URL, "http://", "http://hookuser:p4ss-w0rd@", 1) + "/hook?token=s3cr3t-t0ken"
+	e := setupHooks(t, u, func(o *svc.Options, _ *store.Survey) { o.Logger = logger })
+	e.put(e.ids.New(), "ann", `{}`)
+	res := e.outcome()
+	if res.State != store.DeliveryFailed || res.Attempts != 4 {
+		t.Fatalf("outcome = %+v, want failed after 4 attempts", res)
+	}
+
+	// A receiver that is down: net/http's error names the URL.
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	down := setupHooks(t, closed.URL+"/hook?token=s3cr3t-t0ken", func(o *svc.Options, _ *store.Survey) {
+		o.Logger = logger
+		o.Webhooks.RetryMax = -1
+	})
+	down.put(down.ids.New(), "ann", `{}`)
+	res = down.outcome()
+	if res.State != store.DeliveryFailed || !strings.Contains(res.LastError, "/hook") {
+		t.Fatalf("outcome to a closed port = %+v, want failed naming the redacted URL", res)
+	}
+	for _, secret := range []string{"s3cr3t", "p4ss-w0rd", "hookuser"} {
+		if strings.Contains(res.LastError, secret) {
+			t.Errorf("stored last error %q holds %q", res.LastError, secret)
+		}
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("logs hold %q:\n%s", secret, logs.String())
+		}
+	}
+	got := logs.String()
+	if n := strings.Count(got, "level=WARN msg=\"webhook: attempt failed; will retry\""); n != 3 {
+		t.Errorf("%d WARN lines for retried attempts, want 3:\n%s", n, got)
+	}
+	if !strings.Contains(got, "level=WARN msg=\"webhook: attempt failed; will retry\" delivery=") {
+		t.Errorf("retry WARN lines do not name the delivery:\n%s", got)
+	}
+	if n := strings.Count(got, "level=ERROR msg=\"webhook delivery\""); n != 2 {
+		t.Errorf("%d ERROR lines for the two failed deliveries, want 2:\n%s", n, got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

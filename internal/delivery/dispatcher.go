@@ -222,7 +222,13 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 		d.log.Error("webhook: record delivery", "delivery", del.ID, "err", err)
 		return
 	}
-	d.log.Info("webhook delivery", "delivery", del.ID, "state", res.State, "attempts", res.Attempts, "status", res.LastStatus, "err", res.LastError)
+	// A delivery that failed for good is what an operator must see; a success is routine.
+	level := slog.LevelInfo
+	if res.State == store.DeliveryFailed {
+		level = slog.LevelError
+	}
+	d.log.Log(context.Background(), level, "webhook delivery", "delivery", del.ID, "url", RedactURL(target), "state", res.State,
+		"attempts", res.Attempts, "status", res.LastStatus, "err", res.LastError)
 	if d.o.Observe != nil {
 		d.o.Observe(res)
 	}

@@ -32,11 +32,26 @@ func (d *Dispatcher) send(ctx context.Context, target, deliveryID string, body [
 	var attempts atomic.Int64
 	c := retryablehttp.NewClient()
 	c.HTTPClient = d.http
-	c.Logger = d.log
+	// The library's own log lines name the URL with its query, which may hold a token: the
+	// attempts are logged here instead, by checkRetry, with the URL redacted.
+	c.Logger = nil
 	c.RetryMax = d.o.RetryMax
 	c.RetryWaitMin = d.o.RetryWaitMin
 	c.RetryWaitMax = d.o.RetryAfterMax
-	c.CheckRetry = checkRetry
+	c.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		retry, cerr := checkRetry(ctx, resp, err)
+		// The library asks after the last attempt too; only an attempt with a retry left
+		// warns, and the final failure is logged once, at ERROR, by deliver.
+		if retry && cerr == nil && attempts.Load() <= int64(d.o.RetryMax) {
+			status := 0
+			if resp != nil {
+				status = resp.StatusCode
+			}
+			d.log.Warn("webhook: attempt failed; will retry", "delivery", deliveryID, "attempt", attempts.Load(),
+				"url", RedactURL(target), "status", status, "err", redactErr(err))
+		}
+		return retry, cerr
+	}
 	c.Backoff = backoff
 	c.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	c.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, _ int) {
@@ -55,7 +70,9 @@ func (d *Dispatcher) send(ctx context.Context, target, deliveryID string, body [
 	resp, err := c.Do(req)
 	n := int(attempts.Load())
 	if err != nil {
-		return n, 0, err
+		// The error is stored as the delivery's last error and logged: without the URL's
+		// query or credentials.
+		return n, 0, redactErr(err)
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
