@@ -42,7 +42,12 @@ func TestForbiddenAddresses(t *testing.T) {
 		"127.0.0.1": true, "10.1.2.3": true, "172.16.0.1": true, "192.168.1.1": true, "169.254.169.254": true,
 		"100.64.0.1": true, "0.0.0.0": true, "0.1.2.3": true, "224.0.0.1": true, "::1": true, "fe80::1": true,
 		"fc00::1": true, "::ffff:127.0.0.1": true, "::": true,
-		"93.184.216.34": false, "2606:2800:220:1:248:1893:25c8:1946": false, "8.8.8.8": false,
+		// Missed by the hand-written list this replaced: NAT64, 6to4, IPv4-compatible IPv6,
+		// benchmarking, reserved and broadcast.
+		"64:ff9b::7f00:1": true, "64:ff9b::808:808": true, "2002:7f00:1::1": true, "::7f00:1": true,
+		"198.18.0.1": true, "198.19.255.255": true, "240.0.0.1": true, "255.255.255.255": true,
+		"192.0.2.1": true, "2001:db8::1": true,
+		"::ffff:8.8.8.8": false, "93.184.216.34": false, "2606:2800:220:1:248:1893:25c8:1946": false, "8.8.8.8": false,
 	} {
 		if got := forbidden(mustAddr(t, addr)); got != want {
 			t.Errorf("forbidden(%s) = %v, want %v", addr, got, want)
@@ -54,7 +59,8 @@ func TestPrivateURL(t *testing.T) {
 	for u, want := range map[string]bool{
 		"http://127.0.0.1:9090/hook": true, "http://localhost/hook": true, "http://LOCALHOST:80": true,
 		"http://app.localhost/x": true, "http://[::1]:8080/": true, "https://10.0.0.5/h": true,
-		"http://[fe80::1%25eth0]/": true, "http://0.0.0.0:1/": true,
+		"http://[fe80::1%25eth0]/": true, "http://0.0.0.0:1/": true, "http://[64:ff9b::a00:1]/": true,
+		"http://198.18.0.1/": true, "http://[2002:a00:1::]/": true,
 		"https://example.com/hook": false, "https://93.184.216.34/": false, "http://localhost.example.com/": false,
 		"": false, "::not a url": false,
 	} {

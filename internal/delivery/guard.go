@@ -10,10 +10,13 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"code.dny.dev/ssrf"
 )
 
 // ErrForbiddenAddress is the error of a delivery whose host resolves to an address webhooks
-// may not reach (loopback, private, link-local, multicast, unspecified).
+// may not reach: one of the IANA special-purpose addresses (loopback, private, link-local,
+// multicast, reserved and the like).
 var ErrForbiddenAddress = errors.New("webhook address is not public")
 
 // newTransport returns a transport that checks every connection's address after DNS
@@ -63,12 +66,15 @@ func PrivateURL(rawURL string) bool {
 	return err == nil && forbidden(ip)
 }
 
-// cgnat is the shared address space of carrier-grade NAT (RFC 6598), private in practice.
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+// specialPurpose classifies addresses against the IANA special-purpose address registries for
+// IPv4 and IPv6 (loopback, private, shared, link-local, documentation, benchmarking, reserved,
+// multicast and broadcast, 6to4, and every IPv6 address outside global unicast, NAT64 and
+// IPv4-compatible ones included), as code.dny.dev/ssrf keeps them, generated from the
+// registries. It holds no state: a value set up once, like a table.
+var specialPurpose = ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork())
 
+// forbidden reports whether webhooks may not reach ip by default. An IPv4 address written in
+// IPv6 form (::ffff:a.b.c.d) is judged as the IPv4 address it is.
 func forbidden(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() || cgnat.Contains(ip) ||
-		(ip.Is4() && ip.As4()[0] == 0) // 0.0.0.0/8, "this network"
+	return specialPurpose.SafeAddr(ip.Unmap()) != nil
 }
