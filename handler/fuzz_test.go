@@ -140,7 +140,7 @@ func FuzzTimeRange(f *testing.F) {
 		var prev time.Time
 		for i, s := range times {
 			at, err := time.Parse(time.RFC3339, s)
-			if err != nil || len(s) != len("2026-11-21T10:04:05.123Z") || at.Before(prev) {
+			if err != nil || len(s) != len("2026-11-21T10:04:05.123Z") || (i > 0 && at.Before(prev)) {
 				t.Fatalf("%s: period bound %q is not a date-time in order: %v (all: %v)", timeRange, s, err, times)
 			}
 			if i == 2 && times[1] != times[2] {
