@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
@@ -201,7 +203,7 @@ func TestWebhookPayloadAndSignature(t *testing.T) {
 			t.Errorf("header %s = %q, want %q", k, d.header.Get(k), want)
 		}
 	}
-	v := &webhookverify.Verifier{Secrets: []string{"whsec-test"}, RequireTimestamp: true}
+	v := &webhookverify.Verifier{Secrets: []string{"whsec-test"}}
 	if err := v.VerifyRequest(d.header, d.body); err != nil {
 		t.Errorf("standard signature: %v", err)
 	}
@@ -479,7 +481,7 @@ func TestWebhookSecretRotation(t *testing.T) {
 	e.outcome()
 	d := rv.deliveries()[0]
 	for _, secret := range []string{"old-secret", "new-secret"} {
-		v := &webhookverify.Verifier{Secrets: []string{secret}, RequireTimestamp: true}
+		v := &webhookverify.Verifier{Secrets: []string{secret}}
 		if err := v.VerifyRequest(d.header, d.body); err != nil {
 			t.Errorf("receiver holding %q: %v", secret, err)
 		}
@@ -562,4 +564,36 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// Standard Webhooks' own Go library verifies svc's real deliveries unchanged, for a secret of
+// its form (whsec_ and base64), also while a rotation signs with two secrets; and
+// X-Svc-Signature-256 stays keyed with the secret's text, as svc's contract says.
+func TestWebhookStandardWebhooksLibraryVerifies(t *testing.T) {
+	oldSecret, newSecret := webhookverify.NewSecret(), webhookverify.NewSecret()
+	rv := newReceiver(t)
+	e := setupHooks(t, rv.URL, func(_ *svc.Options, sv *store.Survey) {
+		sv.WebhookSecret = newSecret
+		sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = oldSecret, time.Now().Add(time.Hour)
+	})
+	e.put(e.ids.New(), "ann", `{"nps":9}`)
+	if res := e.outcome(); res.State != store.DeliverySucceeded {
+		t.Fatalf("outcome = %+v", res)
+	}
+	d := rv.deliveries()[0]
+	for _, secret := range []string{newSecret, oldSecret} {
+		wh, err := standardwebhooks.NewWebhook(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wh.Verify(d.body, d.header); err != nil {
+			t.Errorf("the Standard Webhooks library with the %s secret: %v", map[bool]string{true: "new", false: "old"}[secret == newSecret], err)
+		}
+	}
+	if err := webhookverify.Verify(d.body, d.header.Get(webhookverify.HeaderSignature256), newSecret); err != nil {
+		t.Errorf("X-Svc-Signature-256 keyed with the secret's text: %v", err)
+	}
+	if err := (&webhookverify.Verifier{Secrets: []string{newSecret}}).VerifyRequest(d.header, d.body); err != nil {
+		t.Errorf("webhookverify with the same secret: %v", err)
+	}
 }

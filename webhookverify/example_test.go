@@ -26,7 +26,7 @@ func ExampleVerify() {
 
 // Receive deliveries with replay protection: Handler verifies, parses and calls your func.
 func ExampleHandler() {
-	v := &webhookverify.Verifier{Secrets: []string{"my-webhook-secret"}, RequireTimestamp: true}
+	v := &webhookverify.Verifier{Secrets: []string{"my-webhook-secret"}}
 	h := webhookverify.Handler(v, nil, func(ctx context.Context, e *webhookverify.Event) error {
 		for _, a := range e.Data.Response.Data {
 			switch raw := a.Answer.Raw.(type) {

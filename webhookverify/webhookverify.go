@@ -9,14 +9,21 @@
 //     ("v1,<base64 HMAC-SHA256 of id.timestamp.body>", several space-separated during a secret
 //     rotation), which bind the signature to a time so old deliveries cannot be replayed.
 //
-// Verifier checks the Standard Webhooks headers when they are present (and, with
-// RequireTimestamp, insists on them), else X-Svc-Signature-256. Secrets are used as their UTF-8
-// bytes. It depends only on the standard library and the survey model: it does not pull in the
+// Verifier checks the Standard Webhooks headers, and refuses a delivery without them (so every
+// accepted delivery is bound to a recent time) unless AllowUntimestamped is set, for senders that
+// only sign X-Svc-Signature-256.
+//
+// A secret of the Standard Webhooks form, "whsec_" and the standard base64 of 24 to 64 bytes
+// (NewSecret makes one of 32), keys webhook-signature with those decoded bytes, so Standard
+// Webhooks' own libraries verify svc's deliveries unchanged; X-Svc-Signature-256 is keyed with
+// the secret's text, as svc's contract says. Any other secret keys both with its text. The
+// package depends only on the standard library and the survey model: it does not pull in the
 // server or SQLite, and builds with CGO_ENABLED=0.
 package webhookverify
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -57,8 +64,34 @@ var (
 	ErrNoSecret = errors.New("webhookverify: no secret configured")
 )
 
+// SecretPrefix starts a secret of the Standard Webhooks form.
+const SecretPrefix = "whsec_"
+
+// NewSecret returns a fresh webhook secret of the Standard Webhooks form: "whsec_" and the
+// standard base64 of 32 random bytes.
+func NewSecret() string {
+	var key [32]byte
+	_, _ = rand.Read(key[:]) // crypto/rand.Read never fails on supported platforms
+	return SecretPrefix + base64.StdEncoding.EncodeToString(key[:])
+}
+
+// standardKey returns the key of a secret's Standard Webhooks signature: the decoded bytes of a
+// secret of the form "whsec_" + padded standard base64 of 24 to 64 bytes, else its text.
+func standardKey(secret string) []byte {
+	if b64, ok := strings.CutPrefix(secret, SecretPrefix); ok {
+		if key, err := base64.StdEncoding.Strict().DecodeString(b64); err == nil && len(key) >= 24 && len(key) <= 64 {
+			return key
+		}
+	}
+	return []byte(secret)
+}
+
 func mac(secret string, parts ...[]byte) []byte {
-	m := hmac.New(sha256.New, []byte(secret))
+	return macKey([]byte(secret), parts...)
+}
+
+func macKey(key []byte, parts ...[]byte) []byte {
+	m := hmac.New(sha256.New, key)
 	for _, p := range parts {
 		m.Write(p)
 	}
@@ -72,9 +105,14 @@ func Sign(secret string, body []byte) string {
 }
 
 // SignStandard returns one Standard Webhooks signature, "v1,<base64>", of the message id sent at
-// unix seconds ts with body.
+// unix seconds ts with body, keyed as the package comment says.
 func SignStandard(secret, id string, ts int64, body []byte) string {
-	return "v1," + base64.StdEncoding.EncodeToString(mac(secret, []byte(id), []byte("."), []byte(strconv.FormatInt(ts, 10)), []byte("."), body))
+	return "v1," + base64.StdEncoding.EncodeToString(standardMAC(secret, id, strconv.FormatInt(ts, 10), body))
+}
+
+// standardMAC is the HMAC-SHA256 of "id.timestamp.body" keyed with the secret's standard key.
+func standardMAC(secret, id, ts string, body []byte) []byte {
+	return macKey(standardKey(secret), []byte(id), []byte("."), []byte(ts), []byte("."), body)
 }
 
 // SignHeaders sets every signature header of a delivery of body with message id at time ts:
@@ -149,7 +187,7 @@ func VerifyStandard(body []byte, h http.Header, now time.Time, tolerance time.Du
 		return ErrMessageTooNew
 	}
 	for _, s := range secrets {
-		want := mac(s, []byte(id), []byte("."), []byte(tsText), []byte("."), body)
+		want := standardMAC(s, id, tsText, body)
 		for _, entry := range strings.Fields(sigHeader) {
 			b64, ok := strings.CutPrefix(entry, "v1,")
 			if !ok {
@@ -170,16 +208,19 @@ type Verifier struct {
 	Secrets []string
 	// Tolerance bounds the webhook-timestamp skew; zero means DefaultTolerance.
 	Tolerance time.Duration
-	// RequireTimestamp refuses deliveries without the Standard Webhooks headers, so every
-	// accepted delivery is protected against replay.
-	RequireTimestamp bool
+	// AllowUntimestamped accepts a delivery that carries only X-Svc-Signature-256, without
+	// the Standard Webhooks headers, for senders that follow only svc's contract. Such a
+	// delivery is not bound to a time, so a captured one can be replayed: leave it off when
+	// svc sends to you, as its deliveries always carry both.
+	AllowUntimestamped bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
-// VerifyRequest checks a delivery's headers and raw body.
+// VerifyRequest checks a delivery's headers and raw body: the Standard Webhooks headers, or,
+// only with AllowUntimestamped and when they are absent, X-Svc-Signature-256.
 func (v *Verifier) VerifyRequest(h http.Header, body []byte) error {
-	if h.Get(HeaderWebhookSignature) != "" || v.RequireTimestamp {
+	if h.Get(HeaderWebhookSignature) != "" || !v.AllowUntimestamped {
 		now := time.Now()
 		if v.Now != nil {
 			now = v.Now()
