@@ -106,6 +106,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.writeError(w, r, &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error"})
 		}
 	}()
+	if len(r.TransferEncoding) > 0 {
+		// net/http serves a request that has both Transfer-Encoding and Content-Length by the
+		// former and drops the latter, so the two cannot be told apart here; RFC 9112 section
+		// 6.1 requires closing the connection after such a request, so nothing it may have
+		// smuggled is served as a request of its own. Closing after every chunked request
+		// costs the rare client that sends one a new connection.
+		w.Header().Set("Connection", "close")
+	}
 	if strings.HasPrefix(r.URL.Path, "/v1/svc/") {
 		if h.cors(w, r) {
 			return

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestHeaderNamesAsSent sends requests over a real connection with their header names in lower
@@ -59,5 +60,41 @@ func TestHeaderNamesAsSent(t *testing.T) {
 	pre := send(t, "OPTIONS "+path+" HTTP/1.1\r\norigin: https://app.example\r\naccess-control-request-method: GET\r\n", "")
 	if pre.StatusCode != http.StatusNoContent {
 		t.Errorf("preflight with access-control-request-method: %d, want 204", pre.StatusCode)
+	}
+}
+
+// TestAmbiguousFramingClosesConnection sends a request with both Content-Length and
+// Transfer-Encoding, followed on the same connection by a second request. RFC 9112 section 6.1
+// requires the server to close the connection after answering the first, so whatever the
+// framing hid cannot be served as a request of its own (request smuggling).
+func TestAmbiguousFramingClosesConnection(t *testing.T) {
+	e := setup(t)
+	srv := httptest.NewServer(e.h)
+	t.Cleanup(srv.Close)
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"type":"view"}`
+	first := "POST /v1/svc/" + e.survA.ID + "/respondent/ann/event HTTP/1.1\r\nHost: svc.test\r\nx-svc-pk: " + e.pkA +
+		"\r\nContent-Type: application/json\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n" +
+		strconv.FormatInt(int64(len(body)), 16) + "\r\n" + body + "\r\n0\r\n\r\n"
+	second := "GET /v1/svc/" + e.survA.ID + " HTTP/1.1\r\nHost: svc.test\r\nx-svc-pk: " + e.pkA + "\r\n\r\n"
+	if _, err := io.WriteString(conn, first+second); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if !resp.Close {
+		t.Errorf("reply to the ambiguous request does not close the connection (Connection: %q)", resp.Header.Get("Connection"))
+	}
+	if next, err := http.ReadResponse(br, nil); err == nil {
+		t.Errorf("the request after the ambiguous one was served: %s", next.Status)
 	}
 }
