@@ -50,8 +50,13 @@ type RateLimit struct {
 	// Burst is how many requests may come at once; zero means PerSecond rounded up.
 	Burst int
 	// ClientAddr names the client of a request; nil means the host of the connection's
-	// RemoteAddr. Behind a trusted reverse proxy, return the address it reports.
+	// RemoteAddr, an IPv6 address counting as its /64. Behind a trusted reverse proxy, return
+	// the address it reports.
 	ClientAddr func(r *http.Request) string
+	// MaxBuckets bounds the limiter's memory, about 230 bytes a bucket; zero means 100,000
+	// (about 22 MB).
+	// Past it the bucket used longest ago is forgotten, so limiting never stops.
+	MaxBuckets int
 }
 
 // WebhookOptions tune the delivery of response.created webhooks. Zero values mean the
@@ -106,8 +111,8 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	if o.MaxEventBody < 0 || o.MaxResponseBody < 0 {
 		bad("MaxEventBody and MaxResponseBody must not be negative")
 	}
-	if rl := o.RateLimit; rl != nil && (!(rl.PerSecond > 0) || rl.Burst < 0) {
-		bad("RateLimit needs a positive PerSecond and a Burst of zero or more, not %v and %d", rl.PerSecond, rl.Burst)
+	if rl := o.RateLimit; rl != nil && (!(rl.PerSecond > 0) || rl.Burst < 0 || rl.MaxBuckets < 0) {
+		bad("RateLimit needs a positive PerSecond, and a Burst and MaxBuckets of zero or more")
 	}
 	w := o.Webhooks
 	if w.Workers < 0 || w.PollInterval < 0 || w.AttemptTimeout < 0 || w.RetryMax < -1 || w.RetryWaitMin < 0 ||
@@ -126,7 +131,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody,
 	}
 	if rl := o.RateLimit; rl != nil {
-		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr}
+		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr, MaxBuckets: rl.MaxBuckets}
 	}
 	dc := delivery.Options{
 		Logger: log, Now: o.Now, AllowPrivate: w.AllowPrivate, Workers: w.Workers, PollInterval: w.PollInterval,

@@ -20,11 +20,6 @@ func (h *Handler) public(fn teamHandler) http.Handler {
 		if key == "" {
 			return "", unauthorized("missing publishable key: send it in the x-svc-pk header")
 		}
-		if h.limiter != nil {
-			if ok, wait := h.limiter.allow(r, key); !ok {
-				return "", &retryAfterError{wait}
-			}
-		}
 		if strings.HasPrefix(key, store.SecretPrefix) {
 			return "", unauthorized("x-svc-pk holds a secret key: use a publishable key (svc_pk_...) here, and never put secret keys in client code")
 		}
@@ -51,12 +46,19 @@ func (h *Handler) withKey(fn teamHandler, kind store.KeyKind, extract func(*http
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w = endpointWriter(w)
 		key, err := extract(r)
+		var k store.Key
 		if err == nil {
-			var team string
-			team, err = h.teamFor(r.Context(), kind, key)
-			if err == nil {
-				err = fn(w, r, team)
+			k, err = h.keyFor(r.Context(), kind, key)
+		}
+		// Limited after the key is known to be valid, by its id: an invalid key costs no
+		// state, and no flood of made-up keys can fill the limiter.
+		if err == nil && kind == store.Publishable && h.limiter != nil {
+			if ok, wait := h.limiter.allow(r, k.ID); !ok {
+				err = &retryAfterError{wait}
 			}
+		}
+		if err == nil {
+			err = fn(w, r, k.TeamID)
 		}
 		if err != nil {
 			var ra *retryAfterError
@@ -73,17 +75,17 @@ type retryAfterError struct{ wait time.Duration }
 
 func (e *retryAfterError) Error() string { return "rate limited" }
 
-// teamFor returns the team of an unrevoked key of the kind.
-func (h *Handler) teamFor(ctx context.Context, kind store.KeyKind, key string) (string, error) {
+// keyFor returns the unrevoked key of the kind whose plaintext is given.
+func (h *Handler) keyFor(ctx context.Context, kind store.KeyKind, key string) (store.Key, error) {
 	if len(key) > 256 {
-		return "", unauthorized("unknown or revoked " + string(kind) + " key")
+		return store.Key{}, unauthorized("unknown or revoked " + string(kind) + " key")
 	}
 	k, err := h.store.LookupKey(ctx, key)
 	if errors.Is(err, store.ErrNotFound) || err == nil && k.Kind != kind {
-		return "", unauthorized("unknown or revoked " + string(kind) + " key")
+		return store.Key{}, unauthorized("unknown or revoked " + string(kind) + " key")
 	}
 	if err != nil {
-		return "", err
+		return store.Key{}, err
 	}
-	return k.TeamID, nil
+	return k, nil
 }

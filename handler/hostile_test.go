@@ -2,11 +2,13 @@ package handler_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +44,49 @@ func TestRateLimit(t *testing.T) {
 	for range 5 {
 		wantStatus(t, e.protected("/v1/protected/surveys"), 200, "")
 	}
+}
+
+// An invalid key costs the limiter no state, whatever it holds, and a flood of clients that
+// fills the bucket table does not turn limiting off: a client is still limited after it.
+func TestRateLimitMemoryBounded(t *testing.T) {
+	e := setup(t, func(o *handler.Config) { o.RateLimit = &handler.RateLimit{PerSecond: 1, Burst: 2, MaxBuckets: 50} })
+	h := e.h.(*handler.Handler)
+	path := "/v1/svc/" + e.survA.ID
+	get := func(remote, key string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", path, nil)
+		r.RemoteAddr = remote
+		r.Header.Set("x-svc-pk", key)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec
+	}
+	long := strings.Repeat("x", 64<<10)
+	for i := range 3000 {
+		key := fmt.Sprintf("svc_pk_bogus%036d", i)
+		if i%10 == 0 {
+			key = long + strconv.Itoa(i) // the largest header a server lets through
+		}
+		wantStatus(t, get(fmt.Sprintf("10.1.%d.%d:1000", i/250, i%250), key), 401, "unauthorized")
+	}
+	if n := h.RateLimitBuckets(); n != 0 {
+		t.Errorf("after 3,000 requests with invalid keys the limiter keeps %d buckets, want 0", n)
+	}
+
+	// Many clients with the valid (public) key: the table stays bounded...
+	for i := range 500 {
+		wantStatus(t, get(fmt.Sprintf("10.2.%d.%d:1000", i/250, i%250), e.pkA), 200, "")
+	}
+	if n := h.RateLimitBuckets(); n > 50 {
+		t.Errorf("after 500 clients the limiter keeps %d buckets, want at most 50", n)
+	}
+	// ...and a client after the flood is still limited past its burst.
+	wantStatus(t, get("10.3.0.1:1000", e.pkA), 200, "")
+	wantStatus(t, get("10.3.0.1:1001", e.pkA), 200, "")
+	wantStatus(t, get("10.3.0.1:1002", e.pkA), 429, "rate_limited")
+	// The addresses of one IPv6 /64 are one client.
+	wantStatus(t, get("[2001:db8:1:2::1]:1000", e.pkA), 200, "")
+	wantStatus(t, get("[2001:db8:1:2::2]:1000", e.pkA), 200, "")
+	wantStatus(t, get("[2001:db8:1:2::3]:1000", e.pkA), 429, "rate_limited")
 }
 
 // TestPutWrongTypes sends every field of the PUT body with every wrong JSON type: always a
