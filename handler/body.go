@@ -15,60 +15,57 @@ import (
 // maxPrealloc is the most decodeBody sets aside for a body before reading it.
 const maxPrealloc = 64 << 10
 
-// decodeBody reads a JSON request body of at most limit bytes into dst: 415 for a content type
-// other than JSON, 413 beyond the limit (refused before reading when the length is declared),
-// 400 for invalid UTF-8, malformed JSON, wrong types or data after the value.
-func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, dst any) error {
+// readBody reads a JSON request body of at most limit bytes: 415 for a content type other than
+// JSON, 413 beyond the limit (refused before reading when the length is declared), 400 for an
+// empty body or invalid UTF-8. The caller reads its tokens (see strict.go).
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if ct := headerValue(r.Header, headerContentType); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMedia,
+			return nil, &Error{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMedia,
 				Message: "send the body as application/json"}
 		}
 	}
 	if r.ContentLength > limit {
-		return &http.MaxBytesError{Limit: limit}
+		return nil, &http.MaxBytesError{Limit: limit}
 	}
-	// Reading into a buffer of the declared length (plus room to see the end) spares
-	// io.ReadAll's growing copies. Only so much is trusted before the bytes arrive: a client
-	// declaring the limit and sending nothing must not cost the server the limit in memory.
+	// Reading into a buffer of the declared length (plus room to see the end) spares the
+	// growing copies of io.ReadAll, which allocate twice the body. Only so much is trusted
+	// before the bytes arrive: a client declaring the limit and sending nothing must not cost
+	// the server the limit in memory, so the rest is set aside once the first part has come.
 	var buf bytes.Buffer
+	src := http.MaxBytesReader(w, r.Body, limit)
+	var err error
 	if r.ContentLength > 0 {
-		buf.Grow(int(min(r.ContentLength, maxPrealloc)) + bytes.MinRead)
+		first := min(r.ContentLength, maxPrealloc)
+		buf.Grow(int(first) + bytes.MinRead)
+		var n int64
+		n, err = io.CopyN(&buf, src, first)
+		if err == io.EOF {
+			err = nil // shorter than declared: net/http reports that as an unexpected EOF
+		}
+		if err == nil && n == first && r.ContentLength > first {
+			buf.Grow(int(r.ContentLength-first) + bytes.MinRead)
+		}
 	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	if err == nil {
+		_, err = buf.ReadFrom(src)
+	}
 	body := buf.Bytes()
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return err
+			return nil, err
 		}
-		return badRequest("could not read the request body")
+		return nil, badRequest("could not read the request body")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return badRequest("a JSON request body is required")
+		return nil, badRequest("a JSON request body is required")
 	}
 	if !utf8.Valid(body) {
-		return badRequest("the request body is not valid UTF-8")
+		return nil, badRequest("the request body is not valid UTF-8")
 	}
-	if err := json.Unmarshal(body, dst); err != nil {
-		if trailingData(body) {
-			return badRequest("the request body has data after its JSON value")
-		}
-		return badRequest(describeJSONError(err))
-	}
-	return nil
-}
-
-// trailingData reports whether body is one JSON value followed by more than white space.
-func trailingData(body []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var v json.RawMessage
-	if dec.Decode(&v) != nil {
-		return false
-	}
-	_, err := dec.Token()
-	return err != io.EOF
+	return body, nil
 }
 
 func describeJSONError(err error) string {

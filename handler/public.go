@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
-	"github.com/svc-feedback/svc/survey"
 )
 
 func surveyNotFound(err error) error {
@@ -132,10 +131,12 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Type *string `json:"type"`
+	raw, err := readBody(w, r, h.opts.MaxEventBody)
+	if err != nil {
+		return err
 	}
-	if err := decodeBody(w, r, h.opts.MaxEventBody, &body); err != nil {
+	body, err := decodeEventBody(raw)
+	if err != nil {
 		return err
 	}
 	if body.Type == nil || (*body.Type != string(store.EventView) && *body.Type != string(store.EventDismiss)) {
@@ -153,14 +154,6 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 	return nil
 }
 
-// responseBody is the body of a response PUT (contract 4.4).
-type responseBody struct {
-	Respondent *string             `json:"respondent"`
-	Data       map[string]any      `json:"data"`     // plain values: one pass fewer than survey.Answers
-	Metadata   *map[string]*string `json:"metadata"` // pointers tell null from ""
-	Telemetry  *string             `json:"telemetry"`
-}
-
 // handleResponsePut serves "PUT /v1/svc/{surveyId}/response/{responseId}": it creates the
 // response, or replaces its answers when the id exists for the same respondent (409 for
 // another respondent's id).
@@ -174,8 +167,12 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	if err != nil {
 		return err
 	}
-	var body responseBody
-	if err := decodeBody(w, r, h.opts.MaxResponseBody, &body); err != nil {
+	raw, err := readBody(w, r, h.opts.MaxResponseBody)
+	if err != nil {
+		return err
+	}
+	body, err := decodeResponseBody(raw, &sv.Definition)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -183,22 +180,12 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 		return badRequest("respondent is required")
 	case body.Data == nil:
 		return badRequest("data is required: an object of answers by question id")
-	case body.Metadata == nil:
+	case !body.HasMeta:
 		return badRequest("metadata is required: an object of strings (it may be empty)")
 	}
-	answers, err := survey.AnswersFromValues(body.Data)
-	if err != nil {
-		return badRequest(err.Error())
-	}
-	meta := make(map[string]string, len(*body.Metadata))
-	for k, v := range *body.Metadata {
-		if v == nil {
-			return badRequest(fmt.Sprintf("metadata value of %q must be a string, not null", truncate(k)))
-		}
-		meta[k] = *v
-	}
+	answers := body.Data
 	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: answers,
-		Metadata: meta, Telemetry: body.Telemetry, At: h.now().UTC()}
+		Metadata: body.Metadata, Telemetry: body.Telemetry, At: h.now().UTC()}
 	if err := write.Validate(); err != nil {
 		return err
 	}

@@ -175,6 +175,28 @@ func (d *Definition) ValidateAnswers(answers Answers) error {
 	return nil
 }
 
+// ValidateAnswer checks one answer against the question, as ValidateAnswers does.
+func (q *Question) ValidateAnswer(a Answer) error { return validateAnswer(q, a) }
+
+// MaxChoices returns the most items a valid list answer to q can hold: for a multi-select
+// question, each option once and one text of the respondent's own when it is editable, and no
+// more than its max; 0 for a question that takes no list. A decoder can stop reading a list
+// past it, whatever the list's length.
+func (q *Question) MaxChoices() int {
+	p, ok := q.Properties.(MultiSelectProperties)
+	if !ok {
+		return 0
+	}
+	n := len(p.Options)
+	if p.Editable != nil {
+		n++
+	}
+	if p.Max != nil && *p.Max < n {
+		n = max(*p.Max, 0)
+	}
+	return n
+}
+
 func validateAnswer(q *Question, a Answer) error {
 	switch p := q.Properties.(type) {
 	case RatingProperties:
