@@ -30,7 +30,12 @@ const (
 	CodeRateLimited      = "rate_limited"
 	CodeOriginNotAllowed = "origin_not_allowed"
 	CodeInternal         = "internal"
+	CodeUnavailable      = "unavailable"
 )
+
+// unavailableRetryAfter is the Retry-After of a 503: a lock held by another process is
+// usually let go within a second or two.
+const unavailableRetryAfter = "2"
 
 func badRequest(msg string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRequest, Message: msg}
@@ -85,11 +90,16 @@ var sentinelStatuses = []struct {
 	{store.ErrNotFound, http.StatusNotFound, CodeNotFound, "not found", ""},
 	{store.ErrConflict, http.StatusConflict, CodeConflict, "conflict", "conflict: "},
 	{store.ErrInvalid, http.StatusBadRequest, CodeInvalidRequest, "invalid request", ""},
+	{store.ErrUnavailable, http.StatusServiceUnavailable, CodeUnavailable, "the service is busy: retry after the Retry-After seconds", ""},
 }
 
 // writeError writes err as a JSON error reply.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	apiErr, known := toAPIError(err)
+	if apiErr.Status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", unavailableRetryAfter)
+		h.log.WarnContext(r.Context(), "request refused: store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
 	if !known {
 		h.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

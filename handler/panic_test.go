@@ -3,6 +3,7 @@ package handler_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -30,4 +31,22 @@ func TestPanicBecomesJSON500(t *testing.T) {
 	}
 	// The handler keeps serving.
 	wantStatus(t, e.protected("/v1/protected/surveys"), 200, "")
+}
+
+// lockedStore is a Store whose writes find the database locked by another process.
+type lockedStore struct{ store.Store }
+
+func (lockedStore) PutResponse(context.Context, store.ResponseWrite) (store.Response, bool, error) {
+	return store.Response{}, false, fmt.Errorf("put response: %w", store.ErrUnavailable)
+}
+
+// A store that cannot take a write now is a 503 with Retry-After, not a 500: the widget retries.
+func TestUnavailableStoreIs503(t *testing.T) {
+	e := setup(t)
+	e.h = handler.New(lockedStore{e.store}, handler.Config{Now: e.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	rec := e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+e.ids.New(), `{"respondent":"ann","data":{},"metadata":{}}`)
+	wantStatus(t, rec, 503, "unavailable")
+	if rec.Header().Get("Retry-After") == "" {
+		t.Errorf("503 without Retry-After: %v", rec.Header())
+	}
 }

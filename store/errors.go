@@ -14,6 +14,9 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrInvalid means the record breaks a rule of the model; the message says which.
 	ErrInvalid = errors.New("invalid")
+	// ErrUnavailable means the store cannot take the call now, such as while another process
+	// holds its database's write lock; the caller may retry it shortly.
+	ErrUnavailable = errors.New("store unavailable")
 	// ErrClosed means the Store was closed.
 	ErrClosed = errors.New("store closed")
 )

@@ -12,8 +12,9 @@ import (
 // cgoEnabled tells Open that the SQLite driver is compiled in.
 const cgoEnabled = true
 
-// constraintSentinel returns the store's sentinel for a broken SQLite constraint, read from its
-// extended code (never from the message), or nil for any other error.
+// constraintSentinel returns the store's sentinel for a broken SQLite constraint or a lock held
+// by another connection, read from its code (never from the message), or nil for any other
+// error.
 func constraintSentinel(err error) error {
 	var se sqlite3.Error
 	if errors.As(err, &se) {
@@ -22,6 +23,9 @@ func constraintSentinel(err error) error {
 			return store.ErrConflict
 		case sqlite3.ErrConstraintForeignKey:
 			return store.ErrNotFound
+		}
+		if se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked {
+			return store.ErrUnavailable // another connection holds the lock past the busy timeout
 		}
 	}
 	return nil

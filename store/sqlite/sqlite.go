@@ -104,6 +104,9 @@ type Store struct {
 	op, pending *deltas
 	// opPool recycles write ops with their reply channels: two allocations fewer per write.
 	opPool sync.Pool
+	// lastBatchLocked tells that the writer's last batch found the database locked by another
+	// connection; only the writer goroutine touches it.
+	lastBatchLocked bool
 	// results holds the outcomes of the writer's batch, kept from batch to batch: made for
 	// each batch with room for a full one, it was a 4 KiB allocation per commit.
 	results []error

@@ -52,6 +52,7 @@ func (s *Store) writer() {
 		case op := <-s.ops:
 			s.finishCheckpointIfAsked()
 			batch = s.commit(append(batch[:0], op))
+			s.failQueuedIfLocked(batch)
 		case <-s.closing:
 			// Finish what was queued before Close; later writes see ErrClosed.
 			for {
@@ -62,6 +63,28 @@ func (s *Store) writer() {
 					return
 				}
 			}
+		}
+	}
+}
+
+// errQueuedBehindLock is the error of a write failed, without being tried, because the batch
+// before it found the database locked by another connection.
+var errQueuedBehindLock = errors.New("sqlite: not tried: the database was locked by another connection when this write was queued")
+
+// failQueuedIfLocked fails every write queued now when the batch just run found the database
+// locked past the busy timeout: each would otherwise wait the whole timeout again, one after
+// the other (5 s each by default), and the lock is likely still held. They fail together, at
+// once, with store.ErrUnavailable, which the HTTP layer answers 503 with Retry-After.
+func (s *Store) failQueuedIfLocked(batch []*writeOp) {
+	if len(batch) == 0 || !s.lastBatchLocked {
+		return
+	}
+	for {
+		select {
+		case op := <-s.ops:
+			op.done <- fmt.Errorf("%w: %w", store.ErrUnavailable, errQueuedBehindLock)
+		default:
+			return
 		}
 	}
 }
@@ -82,6 +105,7 @@ func (s *Store) commit(batch []*writeOp) []*writeOp {
 	if errors.Is(err, errIsolate) {
 		batch, results, err = s.runBatch(batch, true)
 	}
+	s.lastBatchLocked = errors.Is(err, store.ErrUnavailable)
 	for i, op := range batch {
 		if results[i] == nil {
 			results[i] = err
@@ -105,7 +129,7 @@ func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]*writeOp, []error, e
 	s.pending.reset()
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
-		return batch, make([]error, len(batch)), fmt.Errorf("sqlite: begin: %w", err)
+		return batch, make([]error, len(batch)), mapErr(err, "sqlite: begin")
 	}
 	for i := 0; ; i++ {
 		if i == len(batch) {
@@ -151,7 +175,7 @@ func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]*writeOp, []error, e
 		return batch, make([]error, len(batch)), err // nothing was written
 	}
 	if err := tx.Commit(); err != nil {
-		return batch, make([]error, len(batch)), fmt.Errorf("sqlite: commit: %w", err)
+		return batch, make([]error, len(batch)), mapErr(err, "sqlite: commit")
 	}
 	return batch, results, nil
 }

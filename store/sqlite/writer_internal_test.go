@@ -109,3 +109,61 @@ func TestFailedWriteRollsBackAloneInBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestLockedDatabaseFailsQueuedWritesTogether holds the database's write lock from another
+// connection, as another process would, while writes queue. The first batch waits out the busy
+// timeout; every write queued behind it then fails at once with store.ErrUnavailable, instead
+// of each waiting the timeout again in turn. Once the lock is gone, writes succeed.
+func TestLockedDatabaseFailsQueuedWritesTogether(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "svc.db")
+	s, err := Open(t.Context(), path, &Options{BusyTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.SetMaxOpenConns(1)
+	holder, err := other.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec("INSERT INTO teams (id, name, created_at) VALUES ('holder', 'x', 0)"); err != nil {
+		t.Fatal(err) // the first write takes the lock
+	}
+
+	const writes = 8
+	errs := make([]error, writes)
+	var wg sync.WaitGroup
+	for i := range writes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.CreateTeam(t.Context(), store.Team{ID: fmt.Sprint("t", i), Name: "x"})
+		}()
+	}
+	wg.Wait()
+	untried := 0
+	for i, err := range errs {
+		if !errors.Is(err, store.ErrUnavailable) {
+			t.Errorf("write %d while locked: %v, want ErrUnavailable", i, err)
+		}
+		if errors.Is(err, errQueuedBehindLock) {
+			untried++
+		}
+	}
+	// All were queued within the first batch's wait: at most one or two waited out the timeout.
+	if untried < writes-2 {
+		t.Errorf("%d of %d writes failed with the locked batch, want all but one or two; the rest waited the busy timeout in turn", untried, writes)
+	}
+
+	if err := holder.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateTeam(t.Context(), store.Team{ID: "after", Name: "x"}); err != nil {
+		t.Errorf("write after the lock was let go: %v", err)
+	}
+}
