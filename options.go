@@ -35,6 +35,10 @@ type Options struct {
 	// MaxResponseBody bounds a response PUT's body in bytes (beyond it, 413); zero means
 	// 10 MiB, room for a screenshot or a recording.
 	MaxResponseBody int64
+	// MaxPageBytes bounds a page of responses by the size of its answers and metadata: past
+	// it the page ends early, with fewer than limit responses, and nextCursor continues (a
+	// single larger response still comes, alone). Zero means 4 MiB.
+	MaxPageBytes int
 	// RateLimit, when set, limits the public endpoints per publishable key and client
 	// address, answering 429 with Retry-After beyond it. Off when nil.
 	RateLimit *RateLimit
@@ -108,8 +112,8 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	if err != nil {
 		bad("AllowedOrigins: %v", err)
 	}
-	if o.MaxEventBody < 0 || o.MaxResponseBody < 0 {
-		bad("MaxEventBody and MaxResponseBody must not be negative")
+	if o.MaxEventBody < 0 || o.MaxResponseBody < 0 || o.MaxPageBytes < 0 {
+		bad("MaxEventBody, MaxResponseBody and MaxPageBytes must not be negative")
 	}
 	if rl := o.RateLimit; rl != nil && (!(rl.PerSecond > 0) || rl.Burst < 0 || rl.MaxBuckets < 0) {
 		bad("RateLimit needs a positive PerSecond, and a Burst and MaxBuckets of zero or more")
@@ -128,7 +132,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	}
 	hc := handler.Config{
 		Logger: log, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
-		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody,
+		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes,
 	}
 	if rl := o.RateLimit; rl != nil {
 		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr, MaxBuckets: rl.MaxBuckets}

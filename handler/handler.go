@@ -23,6 +23,9 @@ import (
 const (
 	DefaultMaxEventBody    = 64 << 10
 	DefaultMaxResponseBody = 10 << 20
+	// DefaultMaxPageBytes bounds a page of responses: a page of 100 ordinary responses is tens
+	// of kilobytes, while 100 with 10 MiB screenshots would be a gigabyte built in memory.
+	DefaultMaxPageBytes = 4 << 20
 )
 
 // Config is the configuration of a Handler. Users configure svc with svc.Options, which
@@ -45,6 +48,9 @@ type Config struct {
 	MaxResponseBody int64
 	// RateLimit, when set, limits the public endpoints per publishable key and client address.
 	RateLimit *RateLimit
+	// MaxPageBytes bounds a page of responses by the size of its answers and metadata: the
+	// page ends early past it, and nextCursor continues. Zero means DefaultMaxPageBytes.
+	MaxPageBytes int
 	// OnDeliveryScheduled, when set, is called after a write that may have scheduled a
 	// webhook delivery (a created response, a redelivery), so a sender can start at once.
 	OnDeliveryScheduled func()
@@ -82,6 +88,9 @@ func New(s store.Store, opts Config) *Handler {
 	}
 	if h.opts.MaxResponseBody <= 0 {
 		h.opts.MaxResponseBody = DefaultMaxResponseBody
+	}
+	if h.opts.MaxPageBytes <= 0 {
+		h.opts.MaxPageBytes = DefaultMaxPageBytes
 	}
 	h.opts.BaseURL = strings.TrimRight(h.opts.BaseURL, "/")
 	if opts.RateLimit != nil && opts.RateLimit.PerSecond > 0 {

@@ -88,7 +88,7 @@ func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, te
 	if err != nil {
 		return err
 	}
-	rq := store.ResponseQuery{Limit: limit, Cursor: cursor}
+	rq := store.ResponseQuery{Limit: limit, Cursor: cursor, MaxBytes: h.opts.MaxPageBytes}
 	if rq.Respondent, err = query(q, "respondent"); err != nil {
 		return err
 	}

@@ -267,6 +267,11 @@ type ResponseQuery struct {
 	Before time.Time
 	Cursor *Cursor
 	Limit  int
+	// MaxBytes, when positive, bounds a page by size as well as by count: the page ends after
+	// the first response whose data and metadata take its total to MaxBytes or more, with a
+	// cursor to the rest. A page always holds at least one response, so a single response
+	// larger than MaxBytes still comes, alone.
+	MaxBytes int
 }
 
 // Cursor marks the last item of a page in (CreatedAt, ID) order, newest first.

@@ -169,6 +169,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	}
 	sqlq, args := responsesQuery(q)
 	page := make([]store.Response, 0, min(q.Limit+1, 101))
+	limit := q.Limit
 	// The page is read from the driver's rows directly: database/sql's Scan would convert and
 	// copy every column of every row again, 12-15% of a page request's CPU. The driver hands
 	// out a fresh copy of each value for each row, which the page keeps (database/sql's driver
@@ -193,13 +194,13 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 			return err
 		}
 		defer rows.Close()
-		page, err = appendResponseRows(page, rows, q.SurveyID)
+		page, limit, err = appendResponseRows(page, rows, q)
 		return err
 	})
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list responses")
 	}
-	page, next := trim(page, q.Limit, func(r store.Response) store.Cursor {
+	page, next := trim(page, limit, func(r store.Response) store.Cursor {
 		return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID}
 	})
 	return page, next, nil
@@ -231,8 +232,10 @@ func responsesQuery(q store.ResponseQuery) (string, []any) {
 	return sqlq, append(args, int64(q.Limit+1)) // the driver takes int64, not int
 }
 
-// appendResponseRows appends the responses of the driver's rows to page.
-func appendResponseRows(page []store.Response, rows driver.Rows, surveyID string) ([]store.Response, error) {
+// appendResponseRows appends the responses of the driver's rows to page, and returns the page's
+// size: q.Limit, or fewer when the responses' data and metadata reach q.MaxBytes first. Rows
+// are read up to one past that size, which tells whether more follow.
+func appendResponseRows(page []store.Response, rows driver.Rows, q store.ResponseQuery) ([]store.Response, int, error) {
 	// One set of destinations for the page: taken by address into scanValues's arguments,
 	// fresh variables would be moved to the heap for every row.
 	var (
@@ -242,24 +245,29 @@ func appendResponseRows(page []store.Response, rows driver.Rows, surveyID string
 	)
 	values := make([]driver.Value, 5)
 	dest := []any{&id, &respondent, &both, &created, &modified}
-	for {
+	limit, size := q.Limit, 0
+	for len(page) <= limit {
 		if err := rows.Next(values); err == io.EOF {
-			return page, nil
+			break
 		} else if err != nil {
-			return page, err
+			return page, limit, err
 		}
 		if err := scanValues(values, dest...); err != nil {
-			return page, err
+			return page, limit, err
 		}
 		end := bytes.IndexByte(both, 0)
 		if end < 0 {
-			return page, fmt.Errorf("response %s: stored data and metadata do not split", id)
+			return page, limit, fmt.Errorf("response %s: stored data and metadata do not split", id)
 		}
 		// Capped, so that appending to the data cannot overwrite the metadata after it.
 		data, meta := both[:end:end], both[end+1:]
-		page = append(page, store.Response{ID: id, SurveyID: surveyID, Respondent: respondent, Data: data, Metadata: meta,
+		page = append(page, store.Response{ID: id, SurveyID: q.SurveyID, Respondent: respondent, Data: data, Metadata: meta,
 			CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
+		if size += len(both) - 1; q.MaxBytes > 0 && size >= q.MaxBytes && len(page) < limit {
+			limit = len(page) // the page is full by size: one more row tells whether more follow
+		}
 	}
+	return page, limit, nil
 }
 
 // scanValues stores a row's values, as the driver returned them, in dest: *string, *[]byte or

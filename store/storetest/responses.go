@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -248,5 +249,53 @@ func testResponseList(t *testing.T, s store.Store) {
 	page, next, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 100, Respondent: "nobody"})
 	if err != nil || len(page) != 0 || next != nil {
 		t.Errorf("Responses of unknown respondent = %d items, next %v, err %v; want none", len(page), next, err)
+	}
+}
+
+// testResponseListMaxBytes pages with a byte budget: each page ends after the response that
+// takes its data and metadata to MaxBytes, at least one response a page, and the cursor
+// continues with nothing repeated or skipped.
+func testResponseListMaxBytes(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := mustSurvey(t, s, newSurvey("a", t0))
+	var want []string
+	for i := range 10 {
+		w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{},
+			Metadata: map[string]string{"pad": strings.Repeat("x", 100*(i+1))}, At: t0.Add(time.Duration(i) * time.Minute)}
+		put(t, s, w)
+		want = append([]string{w.ID}, want...) // newest first
+	}
+	size := func(r store.Response) int { return len(r.Data) + len(r.Metadata) }
+	for _, budget := range []int{1, 500, 1500, 1 << 20} {
+		var got []string
+		q := store.ResponseQuery{SurveyID: sv.ID, Limit: 4, MaxBytes: budget}
+		for {
+			page, next, err := s.Responses(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				t.Fatalf("budget %d: an empty page", budget)
+			}
+			total := 0
+			for i, r := range page {
+				total += size(r)
+				if total >= budget && i < len(page)-1 {
+					t.Fatalf("budget %d: the page goes on after reaching %d bytes at item %d of %d", budget, total, i, len(page))
+				}
+				got = append(got, r.ID)
+			}
+			if next == nil {
+				break
+			}
+			if len(page) < 4 && total < budget {
+				t.Fatalf("budget %d: a page of %d ended early at %d bytes", budget, len(page), total)
+			}
+			q.Cursor = next
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("budget %d: responses walked (-want +got):\n%s", budget, diff)
+		}
 	}
 }

@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseCreateUpdate", testResponseCreateUpdate},
 		{"ResponseConcurrentCreate", testResponseConcurrentCreate},
 		{"ResponseList", testResponseList},
+		{"ResponseListMaxBytes", testResponseListMaxBytes},
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},
 		{"RatingCountsAnyRange", testRatingCountsAnyRange},
