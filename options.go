@@ -89,10 +89,15 @@ type WebhookOptions struct {
 	RetryWaitMin time.Duration
 	// RetryAfterMax caps both a receiver's Retry-After and the backoff; zero means 60 s.
 	RetryAfterMax time.Duration
-	// Lease is how long a claimed delivery stays reserved for this sender before another may
-	// take it over (after a crash); zero means 5 minutes. It must outlast every attempt of one
-	// delivery.
+	// Lease is how long a claimed delivery stays reserved for this sender, which makes one
+	// attempt of it, before another sender sharing the store may take it over (after a
+	// crash); zero means AttemptTimeout plus 25 s (30 s). It must be longer than
+	// AttemptTimeout.
 	Lease time.Duration
+	// MaxPerDestination bounds the attempts in flight to one host, so that a slow or failing
+	// receiver cannot hold every worker; zero means half of Workers (at least 1). Retries
+	// never hold a worker: they wait in the outbox.
+	MaxPerDestination int
 	// Observe, when set, is called with the outcome of every delivery, for metrics and tests.
 	Observe func(store.DeliveryResult)
 }
@@ -120,8 +125,11 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	}
 	w := o.Webhooks
 	if w.Workers < 0 || w.PollInterval < 0 || w.AttemptTimeout < 0 || w.RetryMax < -1 || w.RetryWaitMin < 0 ||
-		w.RetryAfterMax < 0 || w.Lease < 0 {
+		w.RetryAfterMax < 0 || w.Lease < 0 || w.MaxPerDestination < 0 {
 		bad("Webhooks: counts and durations must not be negative (RetryMax may be -1 for no retries)")
+	}
+	if w.Lease > 0 && w.Lease <= max(w.AttemptTimeout, 5*time.Second) {
+		bad("Webhooks.Lease (%v) must be longer than an attempt (%v)", w.Lease, max(w.AttemptTimeout, 5*time.Second))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return handler.Config{}, delivery.Options{}, err
@@ -140,7 +148,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	dc := delivery.Options{
 		Logger: log, Now: o.Now, AllowPrivate: w.AllowPrivate, Workers: w.Workers, PollInterval: w.PollInterval,
 		AttemptTimeout: w.AttemptTimeout, RetryMax: w.RetryMax, RetryWaitMin: w.RetryWaitMin,
-		RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, Observe: w.Observe,
+		RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, MaxPerDestination: w.MaxPerDestination, Observe: w.Observe,
 	}
 	return hc, dc, nil
 }

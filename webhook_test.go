@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -596,4 +597,92 @@ func TestWebhookStandardWebhooksLibraryVerifies(t *testing.T) {
 	if err := (&webhookverify.Verifier{Secrets: []string{newSecret}}).VerifyRequest(d.header, d.body); err != nil {
 		t.Errorf("webhookverify with the same secret: %v", err)
 	}
+}
+
+// addSurvey adds a second survey to e's team whose webhook points at url.
+func (e *hookEnv) addSurvey(url string) store.Survey {
+	e.t.Helper()
+	sv := e.survey
+	sv.ID, sv.WebhookURL, sv.WebhookSecret = e.ids.New(), url, ""
+	if err := e.store.CreateSurvey(e.t.Context(), sv); err != nil {
+		e.t.Fatal(err)
+	}
+	return sv
+}
+
+// putTo is put to another survey of e's team.
+func (e *hookEnv) putTo(sv store.Survey, id string) {
+	e.t.Helper()
+	saved := e.survey
+	e.survey = sv
+	defer func() { e.survey = saved }()
+	e.put(id, "ann", `{}`)
+}
+
+// A receiver that answers 503 with Retry-After: 60 gets its retry scheduled in the outbox a
+// minute later, holding no worker meanwhile: with a single worker, another survey's delivery
+// still goes out at once.
+func TestWebhookRetryWaitsInTheOutbox(t *testing.T) {
+	down := newReceiver(t, func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	up := newReceiver(t)
+	e := setupHooks(t, down.URL, func(o *svc.Options, _ *store.Survey) { o.Webhooks.Workers = 1 })
+	other := e.addSurvey(up.URL)
+	e.put(e.ids.New(), "ann", `{}`)
+	for len(down.deliveries()) == 0 {
+		runtime.Gosched() // the first attempt is made and its retry scheduled
+	}
+	before := time.Now()
+	e.putTo(other, e.ids.New())
+	if res := e.outcome(); res.State != store.DeliverySucceeded {
+		t.Fatalf("the other survey's delivery: %+v, want succeeded while the first waits to retry", res)
+	}
+	if n := len(up.deliveries()); n != 1 {
+		t.Errorf("the healthy receiver got %d deliveries, want 1", n)
+	}
+	ds := deliveriesOf(t, e, e.survey.ID)
+	if len(ds) != 1 || ds[0].State != store.DeliveryPending || ds[0].Attempts != 1 ||
+		ds[0].NextAttemptAt.Before(before.Add(55*time.Second)) {
+		t.Errorf("the delivery to the failing receiver: %+v, want pending with its retry about 60 s on", ds)
+	}
+}
+
+// A destination that hangs takes at most its share of the workers: with two workers, one
+// delivery to it waits in the outbox while the other hangs, and another survey's goes out.
+func TestWebhookSlowDestinationTakesItsShare(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	hang := func(w http.ResponseWriter) { <-release }
+	slow := newReceiver(t, hang, hang)
+	up := newReceiver(t)
+	e := setupHooks(t, slow.URL, func(o *svc.Options, _ *store.Survey) {
+		o.Webhooks.Workers = 2
+		o.Webhooks.AttemptTimeout = 20 * time.Second
+	})
+	other := e.addSurvey(up.URL)
+	e.put(e.ids.New(), "ann", `{}`)
+	e.put(e.ids.New(), "bob", `{}`)
+	for len(slow.deliveries()) == 0 {
+		runtime.Gosched()
+	}
+	e.putTo(other, e.ids.New())
+	if res := e.outcome(); res.State != store.DeliverySucceeded {
+		t.Fatalf("the other survey's delivery: %+v, want succeeded beside the hanging one", res)
+	}
+	if n := len(slow.deliveries()); n != 1 {
+		t.Errorf("the hanging receiver has %d attempts in flight, want 1 (half of the 2 workers)", n)
+	}
+	once.Do(func() { close(release) })
+}
+
+func deliveriesOf(t *testing.T, e *hookEnv, surveyID string) []store.Delivery {
+	t.Helper()
+	ds, _, err := e.store.Deliveries(t.Context(), surveyID, nil, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }

@@ -84,8 +84,8 @@ type Store interface {
 	// Deliveries lists a survey's deliveries, newest first.
 	Deliveries(ctx context.Context, surveyID string, after *Cursor, limit int) (page []Delivery, next *Cursor, err error)
 	// Redeliver makes a delivery of the survey pending again from at, keeping its id and
-	// attempt count. It returns ErrNotFound for an unknown delivery and ErrConflict while the
-	// delivery is being sent.
+	// Attempts and setting RoundAttempts to 0. It returns ErrNotFound for an unknown delivery
+	// and ErrConflict while the delivery is being sent (claimed, with a lease not run out at at).
 	Redeliver(ctx context.Context, surveyID, deliveryID string, at time.Time) (Delivery, error)
 
 	// Close releases the Store's resources. Calls after Close fail with ErrClosed.
@@ -122,6 +122,9 @@ type Delivery struct {
 	State      DeliveryState
 	// Attempts counts HTTP attempts over the delivery's life, redeliveries included.
 	Attempts int
+	// RoundAttempts counts HTTP attempts since the delivery was created or last redelivered:
+	// the sender's retries count against it.
+	RoundAttempts int
 	// LastStatus is the last attempt's HTTP status, or 0 when it got none.
 	LastStatus int
 	// LastError describes the last attempt's failure, or is empty.
@@ -138,7 +141,8 @@ type DeliveryResult struct {
 	// State is DeliverySucceeded, DeliveryFailed, or DeliveryPending to hand the delivery
 	// back (as a stopping sender does), due again at NextAttemptAt.
 	State DeliveryState
-	// Attempts is how many attempts this claim made; it adds to the delivery's count.
+	// Attempts is how many attempts this claim made; it adds to the delivery's Attempts and
+	// RoundAttempts.
 	Attempts      int
 	LastStatus    int
 	LastError     string

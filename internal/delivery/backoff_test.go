@@ -8,21 +8,25 @@ import (
 )
 
 func TestBackoff(t *testing.T) {
-	resp := func(retryAfter string) *http.Response {
-		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {retryAfter}}}
+	now := time.Now()
+	resp := func(v string) attemptResult {
+		res := attemptResult{status: http.StatusTooManyRequests}
+		res.retryAfter, res.hasRetryAfter = retryAfter(v, now)
+		return res
 	}
+	none := attemptResult{status: http.StatusServiceUnavailable}
 	tests := []struct {
 		name     string
 		attempt  int
-		resp     *http.Response
+		resp     attemptResult
 		min, max time.Duration
 	}{
-		{"first retry about 1 s", 0, nil, 750 * time.Millisecond, 1250 * time.Millisecond},
-		{"second about 2 s", 1, nil, 1500 * time.Millisecond, 2500 * time.Millisecond},
-		{"third about 4 s", 2, nil, 3 * time.Second, 5 * time.Second},
+		{"first retry about 1 s", 0, none, 750 * time.Millisecond, 1250 * time.Millisecond},
+		{"second about 2 s", 1, none, 1500 * time.Millisecond, 2500 * time.Millisecond},
+		{"third about 4 s", 2, none, 3 * time.Second, 5 * time.Second},
 		{"Retry-After seconds", 0, resp("7"), 7 * time.Second, 7 * time.Second},
 		{"Retry-After capped", 0, resp("3600"), 60 * time.Second, 60 * time.Second},
-		{"Retry-After as a date", 0, resp(time.Now().Add(20 * time.Second).UTC().Format(http.TimeFormat)), 18 * time.Second, 20 * time.Second},
+		{"Retry-After as a date", 0, resp(now.Add(20 * time.Second).UTC().Format(http.TimeFormat)), 19 * time.Second, 20 * time.Second},
 		{"Retry-After in the past", 0, resp("Mon, 02 Jan 2006 15:04:05 GMT"), 0, 0},
 		{"unreadable Retry-After falls back", 0, resp("soon"), 750 * time.Millisecond, 1250 * time.Millisecond},
 	}

@@ -1,8 +1,10 @@
 // Package delivery sends response.created deliveries from the store's outbox: background
-// workers claim due deliveries, build and sign the payload with webhookverify, and send it with
-// go-retryablehttp (a per-attempt timeout, retries with jittered exponential backoff on 408,
-// 429, 5xx and network errors, Retry-After honoured up to a cap, redirects not followed),
-// through a dialer that refuses private addresses after DNS resolution.
+// workers claim due deliveries, build and sign the payload with webhookverify, and make one
+// attempt each (a timeout, redirects not followed, through a dialer that refuses private
+// addresses after DNS resolution). A retry, on 408, 429, 5xx and network errors, is not waited
+// for in a worker: it is scheduled in the outbox after a jittered exponential backoff or the
+// receiver's Retry-After, so a destination that is down holds no worker while it waits, and
+// each destination has at most its share of the workers at once.
 package delivery
 
 import (
@@ -11,7 +13,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,10 +47,16 @@ type Options struct {
 	RetryWaitMin time.Duration
 	// RetryAfterMax caps a receiver's Retry-After and the backoff; zero means 60 s.
 	RetryAfterMax time.Duration
-	// Lease is how long a claimed delivery stays reserved for this sender; zero means 5 min.
-	// It must outlast all attempts of one delivery.
+	// Lease is how long a claimed delivery stays reserved for this sender, which makes one
+	// attempt; zero means AttemptTimeout plus 25 s. Another sender takes over a delivery whose
+	// lease ran out (its sender stopped).
 	Lease time.Duration
-	// Observe, when set, is called with every recorded outcome (for metrics and tests).
+	// MaxPerDestination bounds the attempts in flight to one host; zero means half the
+	// workers (at least 1). A delivery due while its host is at the bound waits in the outbox.
+	MaxPerDestination int
+	// Observe, when set, is called with the outcome of every delivery: succeeded, failed
+	// after its last attempt, or handed back by a stopping sender. Attempts is then the count
+	// of the delivery's attempts since it was created or redelivered.
 	Observe func(store.DeliveryResult)
 }
 
@@ -62,6 +72,9 @@ type Dispatcher struct {
 	done     chan struct{}
 	inflight atomic.Int64
 	wg       sync.WaitGroup
+	// perHost counts the attempts in flight to each destination host.
+	hostsMu sync.Mutex
+	perHost map[string]int
 
 	// sendCtx is cancelled when Close's deadline passes, ending attempts still running; they
 	// hand their deliveries back as pending.
@@ -100,7 +113,10 @@ func New(s store.Store, o Options) *Dispatcher {
 		o.RetryAfterMax = 60 * time.Second
 	}
 	if o.Lease <= 0 {
-		o.Lease = 5 * time.Minute
+		o.Lease = o.AttemptTimeout + 25*time.Second
+	}
+	if o.MaxPerDestination <= 0 {
+		o.MaxPerDestination = max(1, o.Workers/2)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Dispatcher{
@@ -111,7 +127,7 @@ func New(s store.Store, o Options) *Dispatcher {
 			// Redirects are final answers, never followed.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
-		nudge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
+		nudge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), perHost: make(map[string]int),
 		sendCtx: ctx, cancelSend: cancel,
 	}
 }
@@ -194,44 +210,113 @@ func (d *Dispatcher) claim() {
 	}
 }
 
-// deliver sends one claimed delivery with its retries and records the outcome.
+// deliver makes one attempt of a claimed delivery and records the outcome: succeeded,
+// failed, or pending again at the time of its next retry.
 func (d *Dispatcher) deliver(del store.Delivery) {
 	ctx := d.sendCtx
 	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed}
 	target, body, secrets, err := d.prepare(ctx, del)
-	if err == nil {
-		res.Attempts, res.LastStatus, err = d.sendRecovered(ctx, target, del.ID, body, secrets)
-		if err == nil && res.LastStatus >= 200 && res.LastStatus < 300 {
-			res.State = store.DeliverySucceeded
-		} else if err == nil {
-			res.LastError = strconv.Itoa(res.LastStatus) + " " + http.StatusText(res.LastStatus)
-		}
-	}
 	if err != nil {
 		res.LastError = err.Error()
-	}
-	if ctx.Err() != nil {
-		// Stopping: hand the delivery back for the next start.
-		res.State, res.LastError = store.DeliveryPending, "sender stopped before the delivery finished"
-	}
-	res.At = d.o.Now()
-	res.NextAttemptAt = res.At
-	finishCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := d.store.FinishDelivery(finishCtx, res); err != nil {
-		d.log.Error("webhook: record delivery", "delivery", del.ID, "err", err)
+		d.finish(del, res, "")
 		return
 	}
-	// A delivery that failed for good is what an operator must see; a success is routine.
+	host := hostOf(target)
+	if !d.takeHost(host) {
+		// The destination has its share of the workers: the delivery waits in the outbox,
+		// keeping what its last attempt said.
+		res = store.DeliveryResult{ID: del.ID, State: store.DeliveryPending, LastStatus: del.LastStatus, LastError: del.LastError,
+			At: d.o.Now(), NextAttemptAt: d.o.Now().Add(d.o.AttemptTimeout / 2)}
+		d.record(res)
+		return
+	}
+	a := d.attemptRecovered(ctx, target, del.ID, body, secrets)
+	d.releaseHost(host)
+	res.Attempts, res.LastStatus = 1, a.status
+	switch {
+	case a.err == nil && a.status >= 200 && a.status < 300:
+		res.State = store.DeliverySucceeded
+	case a.err != nil:
+		res.LastError = a.err.Error()
+	default:
+		res.LastError = strconv.Itoa(a.status) + " " + http.StatusText(a.status)
+	}
+	now := d.o.Now()
+	res.At, res.NextAttemptAt = now, now
+	switch {
+	case ctx.Err() != nil:
+		// Stopping: hand the delivery back for the next start, the attempt not counted.
+		res.State, res.Attempts, res.LastError = store.DeliveryPending, 0, "sender stopped before the delivery finished"
+	case res.State == store.DeliveryFailed && a.retryable() && del.RoundAttempts < d.o.RetryMax:
+		res.State = store.DeliveryPending
+		res.NextAttemptAt = now.Add(backoff(d.o.RetryWaitMin, d.o.RetryAfterMax, del.RoundAttempts, a))
+		d.log.Warn("webhook: attempt failed; will retry", "delivery", del.ID, "attempt", del.RoundAttempts+1,
+			"url", RedactURL(target), "status", a.status, "err", res.LastError, "retry_at", res.NextAttemptAt)
+		d.record(res)
+		return
+	}
+	d.finish(del, res, target)
+}
+
+// finish records a delivery's outcome for this round, logs it (a final failure at ERROR) and
+// tells Observe, with the round's attempts in all.
+func (d *Dispatcher) finish(del store.Delivery, res store.DeliveryResult, target string) {
+	if res.At.IsZero() {
+		res.At = d.o.Now()
+		res.NextAttemptAt = res.At
+	}
+	if !d.record(res) {
+		return
+	}
 	level := slog.LevelInfo
 	if res.State == store.DeliveryFailed {
 		level = slog.LevelError
 	}
 	d.log.Log(context.Background(), level, "webhook delivery", "delivery", del.ID, "url", RedactURL(target), "state", res.State,
-		"attempts", res.Attempts, "status", res.LastStatus, "err", res.LastError)
+		"attempts", del.RoundAttempts+res.Attempts, "status", res.LastStatus, "err", res.LastError)
 	if d.o.Observe != nil {
+		res.Attempts += del.RoundAttempts
 		d.o.Observe(res)
 	}
+}
+
+// record stores a claimed delivery's result, reporting whether it could.
+func (d *Dispatcher) record(res store.DeliveryResult) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := d.store.FinishDelivery(ctx, res); err != nil {
+		d.log.Error("webhook: record delivery", "delivery", res.ID, "err", err)
+		return false
+	}
+	return true
+}
+
+// takeHost counts an attempt to host in, unless it already has MaxPerDestination in flight.
+func (d *Dispatcher) takeHost(host string) bool {
+	d.hostsMu.Lock()
+	defer d.hostsMu.Unlock()
+	if d.perHost[host] >= d.o.MaxPerDestination {
+		return false
+	}
+	d.perHost[host]++
+	return true
+}
+
+func (d *Dispatcher) releaseHost(host string) {
+	d.hostsMu.Lock()
+	defer d.hostsMu.Unlock()
+	if d.perHost[host]--; d.perHost[host] <= 0 {
+		delete(d.perHost, host)
+	}
+}
+
+// hostOf is the destination a webhook URL's attempts are counted against: its host, port
+// included.
+func hostOf(target string) string {
+	if u, err := url.Parse(target); err == nil {
+		return strings.ToLower(u.Host)
+	}
+	return target
 }
 
 // prepare loads what a delivery sends: its URL, payload and signing secrets.

@@ -23,8 +23,8 @@ func (s *Store) Response(ctx context.Context, surveyID, id string) (store.Respon
 	return r, nil
 }
 
-const deliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.last_status, d.last_error,
-	d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at`
+const deliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.round_attempts, d.last_status,
+	d.last_error, d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at`
 
 const deliveryFrom = ` FROM deliveries d JOIN surveys s ON s.id = d.survey_id`
 
@@ -35,8 +35,8 @@ func scanDelivery(row interface{ Scan(...any) error }) (store.Delivery, error) {
 		next, created, update int64
 		delivered             sql.NullInt64
 	)
-	if err := row.Scan(&d.ID, &d.SurveyID, &d.TeamID, &d.ResponseID, &state, &d.Attempts, &d.LastStatus, &d.LastError,
-		&next, &created, &update, &delivered); err != nil {
+	if err := row.Scan(&d.ID, &d.SurveyID, &d.TeamID, &d.ResponseID, &state, &d.Attempts, &d.RoundAttempts, &d.LastStatus,
+		&d.LastError, &next, &created, &update, &delivered); err != nil {
 		return store.Delivery{}, err
 	}
 	d.State = store.DeliveryState(state)
@@ -110,9 +110,10 @@ func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) erro
 		next = at
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`UPDATE deliveries SET state = ?, attempts = attempts + ?, last_status = ?, last_error = ?,
-			next_attempt_at = ?, lease_until = 0, updated_at = ?, delivered_at = COALESCE(?, delivered_at)
-			WHERE id = ? AND state = 'delivering'`,
+		res, err := tx.Exec(`UPDATE deliveries SET state = ?1, attempts = attempts + ?2, round_attempts = round_attempts + ?2,
+			last_status = ?3, last_error = ?4, next_attempt_at = ?5, lease_until = 0, updated_at = ?6,
+			delivered_at = COALESCE(?7, delivered_at)
+			WHERE id = ?8 AND state = 'delivering'`,
 			string(r.State), r.Attempts, r.LastStatus, r.LastError, next, at, delivered, r.ID)
 		if err != nil {
 			return s.mapErr(err, "finish delivery "+r.ID)
@@ -165,17 +166,20 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 	var d store.Delivery
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var state string
-		err := tx.QueryRow(`SELECT state FROM deliveries WHERE id = +? AND survey_id = +?`, deliveryID, surveyID).Scan(&state)
+		var leaseUntil int64
+		err := tx.QueryRow(`SELECT state, lease_until FROM deliveries WHERE id = +? AND survey_id = +?`, deliveryID, surveyID).
+			Scan(&state, &leaseUntil)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("redeliver %s: %w", deliveryID, store.ErrNotFound)
 		}
 		if err != nil {
 			return s.mapErr(err, "redeliver "+deliveryID)
 		}
-		if state == string(store.DeliveryDelivering) {
+		// A lease that ran out belongs to a sender that stopped: nothing is sending it.
+		if state == string(store.DeliveryDelivering) && leaseUntil > ms(at) {
 			return fmt.Errorf("redeliver %s: %w", deliveryID, store.Conflictf("the delivery is being sent now"))
 		}
-		if _, err := tx.Exec(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = 0, updated_at = ? WHERE id = ?`,
+		if _, err := tx.Exec(`UPDATE deliveries SET state = 'pending', round_attempts = 0, next_attempt_at = ?, lease_until = 0, updated_at = ? WHERE id = ?`,
 			ms(at), ms(at), deliveryID); err != nil {
 			return s.mapErr(err, "redeliver "+deliveryID)
 		}

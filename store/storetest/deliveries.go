@@ -113,7 +113,7 @@ func testDeliveryLifecycle(t *testing.T, s store.Store) {
 	}
 	wantErr(t, "FinishDelivery twice", s.FinishDelivery(ctx, fail), store.ErrNotFound)
 	got := deliveriesOf(t, s, sv.ID)[0]
-	if got.State != store.DeliveryFailed || got.Attempts != 4 || got.LastStatus != 503 || got.LastError != fail.LastError || got.DeliveredAt != nil {
+	if got.State != store.DeliveryFailed || got.Attempts != 4 || got.RoundAttempts != 4 || got.LastStatus != 503 || got.LastError != fail.LastError || got.DeliveredAt != nil {
 		t.Errorf("after failure: %+v", got)
 	}
 	if c, _ := s.ClaimDeliveries(ctx, t0.Add(time.Hour), lease, 10); len(c) != 0 {
@@ -125,8 +125,8 @@ func testDeliveryLifecycle(t *testing.T, s store.Store) {
 	_, err = s.Redeliver(ctx, sv.ID, "dlv_nope", t0)
 	wantErr(t, "Redeliver unknown", err, store.ErrNotFound)
 	re, err := s.Redeliver(ctx, sv.ID, d.ID, t0.Add(3*time.Minute))
-	if err != nil || re.State != store.DeliveryPending || re.Attempts != 4 {
-		t.Fatalf("Redeliver: %+v, %v", re, err)
+	if err != nil || re.State != store.DeliveryPending || re.Attempts != 4 || re.RoundAttempts != 0 {
+		t.Fatalf("Redeliver: %+v, %v; want pending with its 4 attempts kept and a new round", re, err)
 	}
 	claimed, err = s.ClaimDeliveries(ctx, t0.Add(3*time.Minute), lease, 10)
 	if err != nil || len(claimed) != 1 {
@@ -137,7 +137,7 @@ func testDeliveryLifecycle(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	got = deliveriesOf(t, s, sv.ID)[0]
-	if got.State != store.DeliverySucceeded || got.Attempts != 5 || got.LastStatus != 200 || got.LastError != "" || got.DeliveredAt == nil || !got.DeliveredAt.Equal(ok.At) {
+	if got.State != store.DeliverySucceeded || got.Attempts != 5 || got.RoundAttempts != 1 || got.LastStatus != 200 || got.LastError != "" || got.DeliveredAt == nil || !got.DeliveredAt.Equal(ok.At) {
 		t.Errorf("after success: %+v", got)
 	}
 
@@ -153,5 +153,27 @@ func testDeliveryLifecycle(t *testing.T, s store.Store) {
 	}
 	if c, _ := s.ClaimDeliveries(ctx, t0.Add(time.Hour), lease, 10); len(c) != 1 {
 		t.Errorf("a handed-back delivery was not claimable: %+v", c)
+	}
+}
+
+// testRedeliverAfterExpiredLease: a delivery whose sender stopped mid-attempt (its lease ran
+// out) may be sent again by hand, since nothing sends it; while the lease runs, it may not.
+func testRedeliverAfterExpiredLease(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := hookedSurvey(t, s, "a")
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0})
+	claimed, err := s.ClaimDeliveries(ctx, t0, 30*time.Second, 10)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("claim: %+v, %v", claimed, err)
+	}
+	_, err = s.Redeliver(ctx, sv.ID, claimed[0].ID, t0.Add(29*time.Second))
+	wantErr(t, "Redeliver within the lease", err, store.ErrConflict)
+	re, err := s.Redeliver(ctx, sv.ID, claimed[0].ID, t0.Add(31*time.Second))
+	if err != nil || re.State != store.DeliveryPending {
+		t.Fatalf("Redeliver after the lease ran out: %+v, %v; want pending", re, err)
+	}
+	if c, err := s.ClaimDeliveries(ctx, t0.Add(31*time.Second), 30*time.Second, 10); err != nil || len(c) != 1 {
+		t.Errorf("claim after the redelivery: %+v, %v", c, err)
 	}
 }

@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
 		{"DeliveryLifecycle", testDeliveryLifecycle},
+		{"RedeliverAfterExpiredLease", testRedeliverAfterExpiredLease},
 		{"Closed", testClosed},
 		{"ZeroTimes", testZeroTimes},
 	}
