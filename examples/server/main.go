@@ -54,6 +54,8 @@ type config struct {
 	allowPrivateSet bool
 	syncNormal      bool
 	rateLimit       float64
+	// shutdownTimeout bounds how long requests in flight may take to finish on a signal.
+	shutdownTimeout time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -85,6 +87,12 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 		"let webhooks reach loopback and private addresses, for local development (SVC_ALLOW_PRIVATE_WEBHOOKS)")
 	fs.BoolVar(&c.syncNormal, "sync-normal", envBool("SVC_SYNC_NORMAL"),
 		"commit with synchronous=NORMAL: faster, but the last commits may be lost on power loss (SVC_SYNC_NORMAL)")
+	grace, err := time.ParseDuration(env("SVC_SHUTDOWN_TIMEOUT", "10s"))
+	if err != nil {
+		return config{}, fmt.Errorf("SVC_SHUTDOWN_TIMEOUT: %w", err)
+	}
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", grace,
+		"on SIGINT or SIGTERM, how long requests in flight may take to finish before they are cut (SVC_SHUTDOWN_TIMEOUT)")
 	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
 	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
 		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
@@ -160,7 +168,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	if err := serve(ctx, ln, h, log, stdout); err != nil {
+	if err := serve(ctx, ln, h, cfg.shutdownTimeout, log, stdout); err != nil {
 		return err
 	}
 	// Deliveries still sending after a few seconds stay pending for the next start.
@@ -194,8 +202,9 @@ func seed(ctx context.Context, st store.Store, cfg config, log *slog.Logger) (al
 }
 
 // serve serves h on ln until ctx is done, then stops accepting and waits for the requests in
-// flight, for at most 30 s.
-func serve(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, stdout io.Writer) error {
+// flight for at most grace; those still running then (a stalled upload, say) are cut, so the
+// server still stops in bounded time, hands its webhook deliveries back and exits 0.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, log *slog.Logger, stdout io.Writer) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -215,10 +224,13 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logge
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	log.Info("shutting down", "grace", grace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	if err := srv.Shutdown(shutdownCtx); errors.Is(err, context.DeadlineExceeded) {
+		log.Warn("requests still in flight after the grace period were cut", "grace", grace)
+		_ = srv.Close()
+	} else if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
