@@ -2,8 +2,10 @@ package sqlite_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -107,4 +109,72 @@ func BenchmarkSurveyAndKey(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRatingCountsShape counts a last-30-days range over the same number of responses
+// spread over the 30 days or written in one burst a few minutes before now, as after an email
+// campaign, behind one response a year old: the cost must not depend on the shape
+// (SVC_BENCH_BURST sets the count, 50,000 by default).
+//
+//	go test ./store/sqlite -run '^$' -bench RatingCountsShape -count 6
+func BenchmarkRatingCountsShape(b *testing.B) {
+	n := 50_000
+	if v, err := strconv.Atoi(os.Getenv("SVC_BENCH_BURST")); err == nil && v > 0 {
+		n = v
+	}
+	now := time.Date(2026, 11, 24, 14, 42, 47, 653_000_000, time.UTC)
+	shapes := map[string]func(i int) time.Time{
+		"spread": func(i int) time.Time {
+			return now.Add(-30 * 24 * time.Hour).Add(time.Duration(i) * (30 * 24 * time.Hour / time.Duration(n)))
+		},
+		"burst": func(i int) time.Time {
+			return now.Add(-3 * time.Minute).Add(time.Duration(i) * (40 * time.Second / time.Duration(n)))
+		},
+	}
+	for _, name := range []string{"spread", "burst"} {
+		b.Run(name, func(b *testing.B) {
+			s, sv := benchStore(b, nil)
+			at := shapes[name]
+			var wg sync.WaitGroup
+			var next atomic.Int64
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+						w := store.ResponseWrite{SurveyID: sv.ID, ID: "r" + strconv.Itoa(i), Respondent: "u" + strconv.Itoa(i%5000),
+							Data: survey.Answers{"nps": survey.Number(i % 11)}, Metadata: map[string]string{}, At: at(i), Imported: true}
+						if _, _, err := s.PutResponse(context.Background(), w); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			old := store.ResponseWrite{SurveyID: sv.ID, ID: "rold", Respondent: "u", Data: survey.Answers{"nps": survey.Number(5)},
+				Metadata: map[string]string{}, At: now.Add(-365 * 24 * time.Hour), Imported: true}
+			if _, _, err := s.PutResponse(context.Background(), old); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				counts, err := s.RatingCounts(context.Background(), sv.ID, []string{"nps"}, now.Add(-30*24*time.Hour), now)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if total := sumCounts(counts["nps"]); total != int64(n) {
+					b.Fatalf("counted %d ratings, want %d", total, n)
+				}
+			}
+		})
+	}
+}
+
+func sumCounts(m map[int]int64) int64 {
+	var t int64
+	for _, n := range m {
+		t += n
+	}
+	return t
 }

@@ -126,19 +126,30 @@ func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyI
 	if !first.Valid {
 		return nil // no ratings at all
 	}
-	end := last.Int64 + 1 // the data lies in [first, end)
-	lo, hi = max(lo, first.Int64), min(hi, end)
+	// The data lies in [first, last], so within the whole days [dataLo, dataHi). An edge of
+	// the range outside the data may move anywhere outside it without changing the counts: to
+	// the day's bound, so that it needs no finer rollup, and above all no reading of the
+	// responses of a partial minute, which after a burst of writes can hold hundreds of
+	// thousands (capping the range at the last response did exactly that).
+	day := rollups[0].size
+	dataLo, dataHi := floorDiv(first.Int64, day)*day, (floorDiv(last.Int64, day)+1)*day
+	if lo <= first.Int64 {
+		lo = dataLo
+	}
+	if hi > last.Int64 {
+		hi = dataHi
+	}
 	if hi <= lo {
 		return nil
 	}
-	if outside := (lo - first.Int64) + (end - hi); outside < hi-lo {
+	if outside := (lo - dataLo) + (dataHi - hi); outside < hi-lo {
 		if err := s.addCounts(ctx, counts, 1, `SELECT score, n FROM rating_totals WHERE survey_id = +? AND question_id = +?`, surveyID, qid); err != nil {
 			return err
 		}
-		if err := s.countRange(ctx, counts, -1, surveyID, qid, first.Int64, lo, 0); err != nil {
+		if err := s.countRange(ctx, counts, -1, surveyID, qid, dataLo, lo, 0); err != nil {
 			return err
 		}
-		return s.countRange(ctx, counts, -1, surveyID, qid, hi, end, 0)
+		return s.countRange(ctx, counts, -1, surveyID, qid, hi, dataHi, 0)
 	}
 	return s.countRange(ctx, counts, 1, surveyID, qid, lo, hi, 0)
 }
