@@ -143,17 +143,7 @@ func decodeBugReport(jr *jsonReader, q *survey.Question) (survey.Answer, error) 
 	}
 	var br survey.BugReportAnswer
 	var title, meta *string
-	seen := make(map[string]bool, 5)
-	for jr.dec.More() {
-		t, err := jr.token()
-		if err != nil {
-			return nil, err
-		}
-		name, _ := t.(string)
-		if seen[name] {
-			return nil, badRequest(fmt.Sprintf("a bug report answer: the member %q appears twice", truncate(name)))
-		}
-		seen[name] = true
+	err := jr.members(0, func(name string) error {
 		var dst **string
 		switch name {
 		case "title":
@@ -167,13 +157,13 @@ func decodeBugReport(jr *jsonReader, q *survey.Question) (survey.Answer, error) 
 		case "recordingEventsJson":
 			dst = &br.RecordingEventsJSON
 		default:
-			return nil, badRequest(fmt.Sprintf("a bug report answer: unknown member %q", truncate(name)))
+			return badRequest(fmt.Sprintf("a bug report answer: unknown member %q", truncate(name)))
 		}
-		if *dst, err = jr.stringOrNull("a bug report's " + name); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := jr.token(); err != nil { // the closing brace
+		var err error
+		*dst, err = jr.stringOrNull("a bug report's " + name)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	if title == nil || meta == nil {

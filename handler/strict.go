@@ -57,26 +57,32 @@ func (jr *jsonReader) object(limit int, member func(name string) error) (json.To
 	if t != json.Delim('{') {
 		return t, errNotObject
 	}
+	return nil, jr.members(limit, member)
+}
+
+// members reads the members of an object whose opening brace was read, and its closing brace,
+// as object does.
+func (jr *jsonReader) members(limit int, member func(name string) error) error {
 	seen := make(map[string]bool)
 	for jr.dec.More() {
 		t, err := jr.token()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		name, _ := t.(string)
 		if seen[name] {
-			return nil, badRequest(fmt.Sprintf("the member %q appears twice", truncate(name)))
+			return badRequest(fmt.Sprintf("the member %q appears twice", truncate(name)))
 		}
 		seen[name] = true
 		if limit > 0 && len(seen) > limit {
-			return nil, badRequest(fmt.Sprintf("an object here may have at most %d members", limit))
+			return badRequest(fmt.Sprintf("an object here may have at most %d members", limit))
 		}
 		if err := member(name); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	_, err = jr.token() // the closing brace
-	return nil, err
+	_, err := jr.token() // the closing brace
+	return err
 }
 
 // Bounds on a member svc does not read, which it skips token by token: its memory is that of
