@@ -17,17 +17,19 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
+// getFrom GETs survey A's public view with key, from the client address remote.
+func (e *env) getFrom(remote, key string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", "/v1/svc/"+e.survA.ID, nil)
+	r.RemoteAddr = remote
+	r.Header.Set("x-svc-pk", key)
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, r)
+	return rec
+}
+
 func TestRateLimit(t *testing.T) {
 	e := setup(t, func(o *handler.Config) { o.RateLimit = &handler.RateLimit{PerSecond: 1, Burst: 2} })
-	path := "/v1/svc/" + e.survA.ID
-	get := func(remote, key string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest("GET", path, nil)
-		r.RemoteAddr = remote
-		r.Header.Set("x-svc-pk", key)
-		rec := httptest.NewRecorder()
-		e.h.ServeHTTP(rec, r)
-		return rec
-	}
+	get := func(remote, key string) *httptest.ResponseRecorder { return e.getFrom(remote, key) }
 	wantStatus(t, get("10.0.0.1:1000", e.pkA), 200, "")
 	wantStatus(t, get("10.0.0.1:1001", e.pkA), 200, "")
 	rec := get("10.0.0.1:1002", e.pkA)
@@ -51,15 +53,7 @@ func TestRateLimit(t *testing.T) {
 func TestRateLimitMemoryBounded(t *testing.T) {
 	e := setup(t, func(o *handler.Config) { o.RateLimit = &handler.RateLimit{PerSecond: 1, Burst: 2, MaxBuckets: 50} })
 	h := e.h.(*handler.Handler)
-	path := "/v1/svc/" + e.survA.ID
-	get := func(remote, key string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest("GET", path, nil)
-		r.RemoteAddr = remote
-		r.Header.Set("x-svc-pk", key)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		return rec
-	}
+	get := func(remote, key string) *httptest.ResponseRecorder { return e.getFrom(remote, key) }
 	long := strings.Repeat("x", 64<<10)
 	for i := range 3000 {
 		key := fmt.Sprintf("svc_pk_bogus%036d", i)
