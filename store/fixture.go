@@ -30,8 +30,8 @@ type Fixture struct {
 type FixtureTeam struct {
 	ID              string          `json:"id"`
 	Name            string          `json:"name"`
-	PublishableKeys []string        `json:"publishableKeys"`
-	SecretKeys      []string        `json:"secretKeys"`
+	PublishableKeys []string        `json:"publishableKeys,omitempty"`
+	SecretKeys      []string        `json:"secretKeys,omitempty"`
 	Surveys         []FixtureSurvey `json:"surveys"`
 }
 

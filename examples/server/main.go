@@ -36,7 +36,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
@@ -123,10 +129,17 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	return c, nil
 }
 
+// run runs a subcommand (team, key, fixture, help) or, by default, serves.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isCommandWord(args[0]) {
+		return runCommand(ctx, args, getenv, stdout, stderr)
+	}
 	cfg, err := parseFlags(args, getenv, stderr)
 	if err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError("%v", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	gcPercent, memoryLimit := tuneGC(getenv)
@@ -278,7 +291,8 @@ const demoTeam = "demo"
 // them. Keys are stored hashed, so later starts cannot print them again.
 func ensureDemo(ctx context.Context, s store.Store, baseURL string, out io.Writer) error {
 	if _, err := s.Team(ctx, demoTeam); err == nil {
-		fmt.Fprintf(out, "demo team exists in this database; its keys were printed at first start (delete the database file to start over)\n")
+		fmt.Fprintf(out, "demo team exists in this database; its keys were printed at first start "+
+			"(a lost one is replaced with: server key create -team %s -kind secret)\n", demoTeam)
 		return nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
