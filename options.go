@@ -19,6 +19,10 @@ import (
 type Options struct {
 	// Logger receives svc's logs; nil means slog.Default().
 	Logger *slog.Logger
+	// AccessLog, when set, receives one line per request: method, route pattern (never the
+	// path, which holds respondent ids), status, duration and bytes; never a key, a body or a
+	// query string. Off when nil.
+	AccessLog *slog.Logger
 	// Now is the clock; nil means time.Now. Tests inject their own.
 	Now func() time.Time
 	// BaseURL is the absolute http or https URL the handler is served at, such as
@@ -139,7 +143,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		log = slog.Default()
 	}
 	hc := handler.Config{
-		Logger: log, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
+		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes,
 	}
 	if rl := o.RateLimit; rl != nil {

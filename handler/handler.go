@@ -48,6 +48,9 @@ type Config struct {
 	MaxResponseBody int64
 	// RateLimit, when set, limits the public endpoints per publishable key and client address.
 	RateLimit *RateLimit
+	// AccessLog, when set, receives one line per request: method, route pattern, status,
+	// duration and bytes. Off when nil.
+	AccessLog *slog.Logger
 	// MaxPageBytes bounds a page of responses by the size of its answers and metadata: the
 	// page ends early past it, and nextCursor continues. Zero means DefaultMaxPageBytes.
 	MaxPageBytes int
@@ -103,6 +106,15 @@ func New(s store.Store, opts Config) *Handler {
 // ServeHTTP answers CORS for the public endpoints, then routes the request. Requests that match
 // no route get the mux's 404 or 405 (with Allow) as a JSON error.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.opts.AccessLog != nil {
+		h.logged(w, r, h.serve)
+		return
+	}
+	h.serve(w, r)
+}
+
+// serve is ServeHTTP without the access log.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {

@@ -50,3 +50,37 @@ func TestUnavailableStoreIs503(t *testing.T) {
 		t.Errorf("503 without Retry-After: %v", rec.Header())
 	}
 }
+
+// The access log has one line per request with its method, route pattern, status, duration and
+// size, and never a key, a respondent, a query string or a body.
+func TestAccessLog(t *testing.T) {
+	e := setup(t)
+	var logs bytes.Buffer
+	e.h = handler.New(e.store, handler.Config{Now: e.clock.Now, Logger: slog.New(slog.DiscardHandler),
+		AccessLog: slog.New(slog.NewTextHandler(&logs, nil))})
+	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+e.ids.New(),
+		`{"respondent":"ann@secret.example","data":{"comments":"private words"},"metadata":{}}`), 200, "")
+	wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/responses?respondent=ann@secret.example"), 200, "")
+	wantStatus(t, e.do(req{method: "GET", path: "/nope"}), 404, "not_found")
+	got := logs.String()
+	for _, want := range []string{
+		`method=PUT route="PUT /v1/svc/{surveyId}/response/{responseId}" status=200`,
+		`method=GET route="GET /v1/protected/surveys/{surveyId}/responses" status=200`,
+		`method=GET route="(no route)" status=404`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("access log lacks %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "msg=request"); n != 3 {
+		t.Errorf("%d access log lines for 3 requests:\n%s", n, got)
+	}
+	for _, secret := range []string{"ann@secret", "private words", e.pkA, e.skA, e.survA.ID, "respondent="} {
+		if strings.Contains(got, secret) {
+			t.Errorf("access log holds %q:\n%s", secret, got)
+		}
+	}
+	if !strings.Contains(got, "duration=") || !strings.Contains(got, "bytes=") {
+		t.Errorf("access log lacks duration or bytes:\n%s", got)
+	}
+}

@@ -378,3 +378,24 @@ func TestMountedUnderPrefix(t *testing.T) {
 	}
 	wantStatus(t, e.do(req{method: "GET", path: "/feedback/v1/nothing"}), 404, "not_found")
 }
+
+// The probes need no key: /healthz while the process runs, /readyz while the store answers.
+func TestHealthAndReadiness(t *testing.T) {
+	e := setup(t)
+	for path, want := range map[string]string{"/healthz": `{"status":"ok"}`, "/readyz": `{"status":"ready"}`} {
+		rec := e.do(req{method: "GET", path: path})
+		wantStatus(t, rec, 200, "")
+		if got := strings.TrimSpace(rec.Body.String()); got != want {
+			t.Errorf("%s = %s, want %s", path, got, want)
+		}
+	}
+	if err := e.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, e.do(req{method: "GET", path: "/healthz"}), 200, "")
+	rec := e.do(req{method: "GET", path: "/readyz"})
+	wantStatus(t, rec, 503, "unavailable")
+	if rec.Header().Get("Retry-After") == "" {
+		t.Errorf("503 without Retry-After")
+	}
+}

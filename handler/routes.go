@@ -2,6 +2,10 @@ package handler
 
 // routes registers every endpoint; each pattern appears here and nowhere else.
 func (h *Handler) routes() {
+	// Probes for load balancers and orchestrators, without a key.
+	h.mux.HandleFunc("GET /healthz", h.handleHealthz)
+	h.mux.HandleFunc("GET /readyz", h.handleReadyz)
+
 	// Public widget endpoints (publishable key in x-svc-pk).
 	h.mux.Handle("GET /v1/svc/{surveyId}", h.public(h.handleSurveyGet))
 	h.mux.Handle("GET /v1/svc/{surveyId}/respondent/{respondent}", h.public(h.handleHistoryGet))

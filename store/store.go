@@ -92,6 +92,13 @@ type Store interface {
 	Close() error
 }
 
+// Pinger is an optional interface of a Store that can tell cheaply whether it can serve: Ping
+// returns nil when it can read its data, and an error (ErrClosed after Close) when it cannot.
+// The handler's readiness probe uses it; a Store without it is probed with a read.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
 // SharedSurveyReader is an optional interface of a Store that keeps surveys in memory.
 // SharedSurvey is Survey without the copy that protects the store's own survey from the
 // caller: what it returns shares its questions with the store, and the caller must not

@@ -62,6 +62,7 @@ type config struct {
 	rateLimit       float64
 	// shutdownTimeout bounds how long requests in flight may take to finish on a signal.
 	shutdownTimeout time.Duration
+	accessLog       bool
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -99,6 +100,11 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	}
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", grace,
 		"on SIGINT or SIGTERM, how long requests in flight may take to finish before they are cut (SVC_SHUTDOWN_TIMEOUT)")
+	accessLog := true
+	if v := getenv("SVC_ACCESS_LOG"); v != "" {
+		accessLog, _ = strconv.ParseBool(v)
+	}
+	fs.BoolVar(&c.accessLog, "access-log", accessLog, "log one line per request: method, route, status, duration, bytes (SVC_ACCESS_LOG)")
 	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
 	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
 		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
@@ -174,6 +180,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate}}
+	if cfg.accessLog {
+		opts.AccessLog = log
+	}
 	if cfg.rateLimit > 0 {
 		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
 	}

@@ -120,3 +120,12 @@ func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Tim
 		return nil
 	})
 }
+
+// Ping implements store.Pinger: a read on the read pool.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.checkOpen("ping"); err != nil {
+		return err
+	}
+	var one int
+	return s.mapErr(s.rdb.QueryRowContext(ctx, `SELECT 1`).Scan(&one), "ping")
+}

@@ -25,8 +25,19 @@ func testClosed(t *testing.T, s store.Store) {
 	if _, err := s.LookupKey(ctx, pk); err != nil {
 		t.Fatal(err)
 	}
+	pinger, canPing := s.(store.Pinger)
+	if canPing {
+		if err := pinger.Ping(ctx); err != nil {
+			t.Fatalf("Ping of an open store: %v", err)
+		}
+	}
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
+	}
+	if canPing {
+		if err := pinger.Ping(ctx); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("Ping after Close: %v, want ErrClosed", err)
+		}
 	}
 	calls := map[string]func() error{
 		"Team":      func() error { _, err := s.Team(ctx, "acme"); return err },
