@@ -48,6 +48,9 @@ type Options struct {
 	RateLimit *RateLimit
 	// Webhooks tune the delivery of response.created webhooks.
 	Webhooks WebhookOptions
+	// Metrics, when set, collects the handler's metrics: requests by route and status with
+	// their latency, webhook attempts by outcome, and the outbox's backlog. See NewMetrics.
+	Metrics *Metrics
 }
 
 // RateLimit is a token bucket per publishable key and client address: PerSecond requests a
@@ -146,6 +149,9 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes,
 	}
+	if o.Metrics != nil {
+		hc.OnRequest = o.Metrics.observeRequest
+	}
 	if rl := o.RateLimit; rl != nil {
 		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr, MaxBuckets: rl.MaxBuckets}
 	}
@@ -153,6 +159,9 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		Logger: log, Now: o.Now, AllowPrivate: w.AllowPrivate, Workers: w.Workers, PollInterval: w.PollInterval,
 		AttemptTimeout: w.AttemptTimeout, RetryMax: w.RetryMax, RetryWaitMin: w.RetryWaitMin,
 		RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, MaxPerDestination: w.MaxPerDestination, Observe: w.Observe,
+	}
+	if o.Metrics != nil {
+		dc.OnAttempt = o.Metrics.observeAttempt
 	}
 	return hc, dc, nil
 }

@@ -41,6 +41,9 @@ func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 		return nil, err
 	}
 	h := &Handler{}
+	if o.Metrics != nil {
+		o.Metrics.watchOutbox(s)
+	}
 	if !o.Webhooks.Disabled {
 		h.dispatcher = delivery.New(s, dc)
 		hc.OnDeliveryScheduled = h.dispatcher.Notify

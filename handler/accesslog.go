@@ -28,10 +28,11 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// logged serves r through next and logs one line about it: method, route pattern, status,
-// duration and bytes written. The route pattern stands for the path, so no respondent id,
-// query string (which may hold personal data), key or body is ever logged.
-func (h *Handler) logged(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request)) {
+// observed serves r through next, then logs one line about it (method, route pattern, status,
+// duration and bytes written) when the access log is on, and tells OnRequest when it is set.
+// The route pattern stands for the path, so no respondent id, query string (which may hold
+// personal data), key or body is ever logged.
+func (h *Handler) observed(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request)) {
 	start := h.now()
 	rec := &statusRecorder{ResponseWriter: w}
 	next(rec, r)
@@ -42,7 +43,13 @@ func (h *Handler) logged(w http.ResponseWriter, r *http.Request, next func(http.
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
-	h.opts.AccessLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
-		slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
-		slog.Duration("duration", h.now().Sub(start)), slog.Int64("bytes", rec.bytes))
+	took := h.now().Sub(start)
+	if h.opts.OnRequest != nil {
+		h.opts.OnRequest(route, rec.status, took)
+	}
+	if h.opts.AccessLog != nil {
+		h.opts.AccessLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
+			slog.Duration("duration", took), slog.Int64("bytes", rec.bytes))
+	}
 }

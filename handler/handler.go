@@ -51,6 +51,9 @@ type Config struct {
 	// AccessLog, when set, receives one line per request: method, route pattern, status,
 	// duration and bytes. Off when nil.
 	AccessLog *slog.Logger
+	// OnRequest, when set, is told of every request served: its route pattern ("(no route)"
+	// for none), status and duration, for metrics.
+	OnRequest func(route string, status int, took time.Duration)
 	// MaxPageBytes bounds a page of responses by the size of its answers and metadata: the
 	// page ends early past it, and nextCursor continues. Zero means DefaultMaxPageBytes.
 	MaxPageBytes int
@@ -66,6 +69,8 @@ type Handler struct {
 	log   *slog.Logger
 	now   func() time.Time
 	mux   *http.ServeMux
+	// patterns are the routes' patterns, as routes registers them.
+	patterns []string
 
 	surveysMu sync.RWMutex
 	// surveys holds each active survey's encoded public view, one entry per survey that
@@ -106,8 +111,8 @@ func New(s store.Store, opts Config) *Handler {
 // ServeHTTP answers CORS for the public endpoints, then routes the request. Requests that match
 // no route get the mux's 404 or 405 (with Allow) as a JSON error.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.opts.AccessLog != nil {
-		h.logged(w, r, h.serve)
+	if h.opts.AccessLog != nil || h.opts.OnRequest != nil {
+		h.observed(w, r, h.serve)
 		return
 	}
 	h.serve(w, r)

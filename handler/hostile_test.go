@@ -52,7 +52,7 @@ func TestRateLimit(t *testing.T) {
 // fills the bucket table does not turn limiting off: a client is still limited after it.
 func TestRateLimitMemoryBounded(t *testing.T) {
 	e := setup(t, func(o *handler.Config) { o.RateLimit = &handler.RateLimit{PerSecond: 1, Burst: 2, MaxBuckets: 50} })
-	h := e.h.(*handler.Handler)
+	h := e.raw
 	get := func(remote, key string) *httptest.ResponseRecorder { return e.getFrom(remote, key) }
 	long := strings.Repeat("x", 64<<10)
 	for i := range 3000 {

@@ -34,7 +34,7 @@ func TestPagesAreBoundedBySize(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		rec := e.protected(path)
+		rec := e.serve(req{method: "GET", path: path, headers: map[string]string{"Authorization": "Bearer " + e.skA}})
 		runtime.ReadMemStats(&after)
 		wantStatus(t, rec, 200, "")
 		p := decode[pageReply](t, rec)

@@ -60,6 +60,8 @@ type env struct {
 	survA  store.Survey
 	survB  store.Survey
 	keyAID string
+	// raw is the handler setup made; h is what requests go to, raw or a test's wrapping of it.
+	raw *handler.Handler
 }
 
 func setup(t testing.TB, opts ...func(*handler.Config)) *env {
@@ -79,7 +81,8 @@ func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.
 	for _, f := range opts {
 		f(&o)
 	}
-	e.h = handler.New(st, o)
+	e.raw = handler.New(st, o)
+	e.h = e.raw
 	ctx := t.Context()
 	for _, team := range []string{"a", "b"} {
 		if err := st.CreateTeam(ctx, store.Team{ID: team, Name: "Team " + strings.ToUpper(team), CreatedAt: t0}); err != nil {
@@ -122,11 +125,19 @@ type req struct {
 
 func (e *env) do(r req) *httptest.ResponseRecorder {
 	e.t.Helper()
-	return e.serve(r)
+	rec, hr := e.exchange(r)
+	checkAgainstDocument(e.t, hr, []byte(r.body), rec)
+	return rec
 }
 
 // serve runs one request; unlike do it never touches e.t, so fuzz targets can call it.
 func (e *env) serve(r req) *httptest.ResponseRecorder {
+	rec, _ := e.exchange(r)
+	return rec
+}
+
+// exchange runs one request and returns its reply and the request sent.
+func (e *env) exchange(r req) (*httptest.ResponseRecorder, *http.Request) {
 	var body io.Reader
 	if r.body != "" {
 		body = strings.NewReader(r.body)
@@ -144,7 +155,7 @@ func (e *env) serve(r req) *httptest.ResponseRecorder {
 	}
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, hr)
-	return rec
+	return rec, hr
 }
 
 // public sends a request with team A's publishable key.

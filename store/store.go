@@ -99,6 +99,12 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// OutboxCounter is an optional interface of a Store that can count its webhook outbox:
+// PendingDeliveries returns how many deliveries are pending or being sent. Metrics use it.
+type OutboxCounter interface {
+	PendingDeliveries(ctx context.Context) (int64, error)
+}
+
 // SharedSurveyReader is an optional interface of a Store that keeps surveys in memory.
 // SharedSurvey is Survey without the copy that protects the store's own survey from the
 // caller: what it returns shares its questions with the store, and the caller must not

@@ -63,51 +63,16 @@ type config struct {
 	// shutdownTimeout bounds how long requests in flight may take to finish on a signal.
 	shutdownTimeout time.Duration
 	accessLog       bool
+	metrics         bool
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
-	envBool := func(name string) bool {
-		b, _ := strconv.ParseBool(getenv(name))
-		return b
-	}
 	var c config
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	defaultAddr := "127.0.0.1:8080"
-	if port := getenv("PORT"); port != "" {
-		// The platform convention (containers, PaaS): PORT is the port to serve on, on every
-		// interface, since loopback is unreachable from outside a container. SVC_ADDR and
-		// -addr still win.
-		defaultAddr = net.JoinHostPort("", port)
+	if err := defineFlags(fs, &c, getenv); err != nil {
+		return config{}, err
 	}
-	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", defaultAddr), "listen address (SVC_ADDR; PORT=n means all interfaces on port n)")
-	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file (SVC_DB)")
-	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
-	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")
-	fs.BoolVar(&c.allowPrivateWebhooks, "allow-private-webhooks", envBool("SVC_ALLOW_PRIVATE_WEBHOOKS"),
-		"let webhooks reach loopback and private addresses, for local development (SVC_ALLOW_PRIVATE_WEBHOOKS)")
-	fs.BoolVar(&c.syncNormal, "sync-normal", envBool("SVC_SYNC_NORMAL"),
-		"commit with synchronous=NORMAL: faster, but the last commits may be lost on power loss (SVC_SYNC_NORMAL)")
-	grace, err := time.ParseDuration(env("SVC_SHUTDOWN_TIMEOUT", "10s"))
-	if err != nil {
-		return config{}, fmt.Errorf("SVC_SHUTDOWN_TIMEOUT: %w", err)
-	}
-	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", grace,
-		"on SIGINT or SIGTERM, how long requests in flight may take to finish before they are cut (SVC_SHUTDOWN_TIMEOUT)")
-	accessLog := true
-	if v := getenv("SVC_ACCESS_LOG"); v != "" {
-		accessLog, _ = strconv.ParseBool(v)
-	}
-	fs.BoolVar(&c.accessLog, "access-log", accessLog, "log one line per request: method, route, status, duration, bytes (SVC_ACCESS_LOG)")
-	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
-	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
-		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
 	// Flags may come before or after a fixture file named without -seed.
 	var positional []string
 	for {
@@ -135,6 +100,49 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	return c, nil
 }
 
+// defineFlags defines the serving flags in fs, each defaulting to its SVC_* variable.
+func defineFlags(fs *flag.FlagSet, c *config, getenv func(string) string) error {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	envBool := func(name string, def bool) bool {
+		if b, err := strconv.ParseBool(getenv(name)); err == nil {
+			return b
+		}
+		return def
+	}
+	defaultAddr := "127.0.0.1:8080"
+	if port := getenv("PORT"); port != "" {
+		// The platform convention (containers, PaaS): PORT is the port to serve on, on every
+		// interface, since loopback is unreachable from outside a container. SVC_ADDR and
+		// -addr still win.
+		defaultAddr = net.JoinHostPort("", port)
+	}
+	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", defaultAddr), "listen address (SVC_ADDR; PORT=n means all interfaces on port n)")
+	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file (SVC_DB)")
+	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
+	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")
+	fs.BoolVar(&c.allowPrivateWebhooks, "allow-private-webhooks", envBool("SVC_ALLOW_PRIVATE_WEBHOOKS", false),
+		"let webhooks reach loopback and private addresses, for local development (SVC_ALLOW_PRIVATE_WEBHOOKS)")
+	fs.BoolVar(&c.syncNormal, "sync-normal", envBool("SVC_SYNC_NORMAL", false),
+		"commit with synchronous=NORMAL: faster, but the last commits may be lost on power loss (SVC_SYNC_NORMAL)")
+	grace, err := time.ParseDuration(env("SVC_SHUTDOWN_TIMEOUT", "10s"))
+	if err != nil {
+		return fmt.Errorf("SVC_SHUTDOWN_TIMEOUT: %w", err)
+	}
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", grace,
+		"on SIGINT or SIGTERM, how long requests in flight may take to finish before they are cut (SVC_SHUTDOWN_TIMEOUT)")
+	fs.BoolVar(&c.accessLog, "access-log", envBool("SVC_ACCESS_LOG", true), "log one line per request: method, route, status, duration, bytes (SVC_ACCESS_LOG)")
+	fs.BoolVar(&c.metrics, "metrics", envBool("SVC_METRICS", false), "serve Prometheus metrics at GET /metrics; keep the address private (SVC_METRICS)")
+	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
+	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
+		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
+	return nil
+}
+
 // run runs a subcommand (team, key, fixture, help) or, by default, serves.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && isCommandWord(args[0]) {
@@ -151,11 +159,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	gcPercent, memoryLimit := tuneGC(getenv)
 	log.Info("garbage collector", "GOGC", gcPercent, "GOMEMLIMIT", memoryLimit)
 
-	dbOpts := &sqlite.Options{}
-	if cfg.syncNormal {
-		dbOpts.Synchronous = sqlite.SynchronousNormal
+	var metrics *svc.Metrics
+	if cfg.metrics {
+		metrics = svc.NewMetrics()
 	}
-	st, err := sqlite.Open(ctx, cfg.db, dbOpts)
+	st, err := openStore(ctx, cfg, metrics)
 	if err != nil {
 		return err
 	}
@@ -179,18 +187,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 	}
-	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate}}
-	if cfg.accessLog {
-		opts.AccessLog = log
-	}
-	if cfg.rateLimit > 0 {
-		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
-	}
-	h, err := svc.NewHandler(st, opts)
+	h, err := svc.NewHandler(st, handlerOptions(cfg, log, allowPrivate, metrics))
 	if err != nil {
 		return err
 	}
-	if err := serve(ctx, ln, h, cfg.shutdownTimeout, log, stdout); err != nil {
+	var root http.Handler = h
+	if metrics != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics)
+		mux.Handle("/", h) // svc answers everything else, its own 404s and 405s included
+		root = mux
+	}
+	if err := serve(ctx, ln, root, cfg.shutdownTimeout, log, stdout); err != nil {
 		return err
 	}
 	// Deliveries still sending after a few seconds stay pending for the next start.
@@ -200,6 +208,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("stop webhook delivery: %w", err)
 	}
 	return st.Close()
+}
+
+// openStore opens the SQLite database as the flags say, its commits counted when metrics are on.
+func openStore(ctx context.Context, cfg config, metrics *svc.Metrics) (*sqlite.Store, error) {
+	o := &sqlite.Options{}
+	if metrics != nil {
+		o.OnCommit = metrics.ObserveCommit
+	}
+	if cfg.syncNormal {
+		o.Synchronous = sqlite.SynchronousNormal
+	}
+	return sqlite.Open(ctx, cfg.db, o)
+}
+
+// handlerOptions are svc's options as the flags say.
+func handlerOptions(cfg config, log *slog.Logger, allowPrivate bool, metrics *svc.Metrics) *svc.Options {
+	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate}, Metrics: metrics}
+	if cfg.accessLog {
+		opts.AccessLog = log
+	}
+	if cfg.rateLimit > 0 {
+		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
+	}
+	return opts
 }
 
 // seed imports the -seed fixture, if any, and reports whether webhooks may reach private

@@ -420,3 +420,39 @@ func TestShutdownCutsStalledUpload(t *testing.T) {
 		t.Fatal("the server had not exited 20 s after SIGTERM with a 1 s grace period")
 	}
 }
+
+// TestProbesAndMetrics: the server answers the probes without a key and, with -metrics, serves
+// Prometheus metrics at /metrics that count the requests it served.
+func TestProbesAndMetrics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := buildServer(t)
+	p := startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"), "-metrics")
+	defer func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(p.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if code, body := get(path); code != 200 || !strings.Contains(body, `"status"`) {
+			t.Errorf("GET %s = %d %s", path, code, body)
+		}
+	}
+	if code, _ := get("/v1/nothing"); code != 404 {
+		t.Errorf("GET /v1/nothing beside /metrics = %d, want svc's 404", code)
+	}
+	code, body := get("/metrics")
+	if code != 200 || !strings.Contains(body, `svc_http_requests_total{code="200",route="GET /healthz"} 1`) ||
+		!strings.Contains(body, "svc_store_commit_writes_count") {
+		t.Errorf("GET /metrics = %d:\n%s", code, body)
+	}
+}

@@ -54,6 +54,9 @@ type Options struct {
 	// MaxPerDestination bounds the attempts in flight to one host; zero means half the
 	// workers (at least 1). A delivery due while its host is at the bound waits in the outbox.
 	MaxPerDestination int
+	// OnAttempt, when set, is told of every attempt's outcome (succeeded, failed, retry,
+	// handed_back) and number in its round (1 for the first), for metrics.
+	OnAttempt func(outcome string, attempt int)
 	// Observe, when set, is called with the outcome of every delivery: succeeded, failed
 	// after its last attempt, or handed back by a stopping sender. Attempts is then the count
 	// of the delivery's attempts since it was created or redelivered.
@@ -243,6 +246,7 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 	}
 	now := d.o.Now()
 	res.At, res.NextAttemptAt = now, now
+	defer func() { d.countAttempt(res.State, del.RoundAttempts+1) }()
 	switch {
 	case ctx.Err() != nil:
 		// Stopping: hand the delivery back for the next start, the attempt not counted.
@@ -256,6 +260,21 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 		return
 	}
 	d.finish(del, res, target)
+}
+
+// countAttempt tells OnAttempt of an attempt that ended in state.
+func (d *Dispatcher) countAttempt(state store.DeliveryState, attempt int) {
+	if d.o.OnAttempt == nil {
+		return
+	}
+	outcome := string(state)
+	switch {
+	case state == store.DeliveryPending && d.sendCtx.Err() != nil:
+		outcome = "handed_back"
+	case state == store.DeliveryPending:
+		outcome = "retry"
+	}
+	d.o.OnAttempt(outcome, attempt)
 }
 
 // finish records a delivery's outcome for this round, logs it (a final failure at ERROR) and

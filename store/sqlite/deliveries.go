@@ -188,3 +188,13 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 	})
 	return d, err
 }
+
+// PendingDeliveries implements store.OutboxCounter, from the index of due deliveries.
+func (s *Store) PendingDeliveries(ctx context.Context) (int64, error) {
+	if err := s.checkOpen("count pending deliveries"); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := s.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM deliveries WHERE state IN ('pending', 'delivering')`).Scan(&n)
+	return n, s.mapErr(err, "count pending deliveries")
+}

@@ -61,6 +61,11 @@ type Options struct {
 	// TTL bounds how long a change made by another process takes to show.
 	CacheTTL time.Duration
 
+	// OnCommit, when set, is called by the writer after each commit with how many writes it
+	// held and how long the batch took to run and commit, for metrics (svc.Metrics.ObserveCommit).
+	// It must return quickly: the next batch waits for it.
+	OnCommit func(writes int, took time.Duration)
+
 	// checkpointEvery and walRestartFrames let tests drive checkpoints themselves: zero means
 	// checkpointInterval and walRestartFrames, a negative checkpointEvery no checkpointer.
 	checkpointEvery  time.Duration
@@ -104,6 +109,7 @@ type Store struct {
 	op, pending *deltas
 	// opPool recycles write ops with their reply channels: two allocations fewer per write.
 	opPool sync.Pool
+	onCommit func(writes int, took time.Duration)
 	// lastBatchLocked tells that the writer's last batch found the database locked by another
 	// connection; only the writer goroutine touches it.
 	lastBatchLocked bool

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -101,11 +102,15 @@ var errIsolate = errors.New("sqlite: a write of the batch failed")
 // batch-mates commit. A batch of one write needs no second run: rolling back the transaction
 // undoes exactly that write.
 func (s *Store) commit(batch []*writeOp) []*writeOp {
+	start := time.Now()
 	batch, results, err := s.runBatch(batch, false)
 	if errors.Is(err, errIsolate) {
 		batch, results, err = s.runBatch(batch, true)
 	}
 	s.lastBatchLocked = errors.Is(err, store.ErrUnavailable)
+	if s.onCommit != nil && err == nil {
+		s.onCommit(len(batch), time.Since(start))
+	}
 	for i, op := range batch {
 		if results[i] == nil {
 			results[i] = err

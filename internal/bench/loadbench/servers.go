@@ -98,12 +98,19 @@ func serveSvc(db, sync string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	st, err := sqlite.Open(context.Background(), db, &sqlite.Options{Synchronous: sqlite.Synchronous(sync)})
+	// SVC_LOADBENCH_METRICS=1 turns svc's metrics on, to measure what they cost.
+	var metrics *svc.Metrics
+	dbOpts := &sqlite.Options{Synchronous: sqlite.Synchronous(sync)}
+	if os.Getenv("SVC_LOADBENCH_METRICS") != "" {
+		metrics = svc.NewMetrics()
+		dbOpts.OnCommit = metrics.ObserveCommit
+	}
+	st, err := sqlite.Open(context.Background(), db, dbOpts)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler)})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Metrics: metrics})
 	if err != nil {
 		return err
 	}

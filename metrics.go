@@ -1,0 +1,102 @@
+package svc
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// Metrics collects svc's metrics in a Prometheus registry of its own (nothing is registered
+// globally) and serves them in the Prometheus text format: it is an http.Handler to mount
+// where your app wants, behind its own access control. Give it to NewHandler in
+// Options.Metrics, and, for the SQLite store's commits, its ObserveCommit to sqlite.Options:
+//
+//	m := svc.NewMetrics()
+//	st, err := sqlite.Open(ctx, "svc.db", &sqlite.Options{OnCommit: m.ObserveCommit})
+//	h, err := svc.NewHandler(st, &svc.Options{Metrics: m})
+//	adminMux.Handle("GET /metrics", m)
+type Metrics struct {
+	reg        *prometheus.Registry
+	serve      http.Handler
+	requests   *prometheus.CounterVec
+	latency    *prometheus.HistogramVec
+	deliveries *prometheus.CounterVec
+	batch      prometheus.Histogram
+	commit     prometheus.Histogram
+	backlog    sync.Once
+}
+
+// NewMetrics returns a Metrics with svc's collectors, and Go's runtime and process collectors,
+// registered in a registry of its own.
+func NewMetrics() *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		reg: reg,
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "svc_http_requests_total",
+			Help: "Requests served, by route pattern and status code."}, []string{"route", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "svc_http_request_duration_seconds",
+			Help: "Time to serve a request, by route pattern.", Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)}, []string{"route"}),
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "svc_webhook_attempts_total",
+			Help: "Webhook delivery attempts, by outcome (succeeded, failed, retry, handed_back) and attempt number."}, []string{"outcome", "attempt"}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "svc_store_commit_writes",
+			Help: "Writes per store commit (group commit).", Buckets: prometheus.ExponentialBuckets(1, 2, 9)}),
+		commit: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "svc_store_commit_duration_seconds",
+			Help: "Time to run and commit a batch of writes.", Buckets: prometheus.ExponentialBuckets(0.0001, 2, 14)}),
+	}
+	reg.MustRegister(m.requests, m.latency, m.deliveries, m.batch, m.commit,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.serve = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+	return m
+}
+
+// ServeHTTP serves the metrics in the Prometheus text format.
+func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.serve.ServeHTTP(w, r) }
+
+// Registry is the registry the metrics are in, for an app that adds collectors of its own or
+// gathers them into another.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// ObserveCommit records one commit of the store: how many writes it held and how long it took.
+// Give it to sqlite.Options.OnCommit.
+func (m *Metrics) ObserveCommit(writes int, took time.Duration) {
+	m.batch.Observe(float64(writes))
+	m.commit.Observe(took.Seconds())
+}
+
+func (m *Metrics) observeRequest(route string, status int, took time.Duration) {
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route).Observe(took.Seconds())
+}
+
+func (m *Metrics) observeAttempt(outcome string, attempt int) {
+	m.deliveries.WithLabelValues(outcome, strconv.Itoa(attempt)).Inc()
+}
+
+// watchOutbox adds the outbox's backlog, read at each scrape, when the store can count it.
+func (m *Metrics) watchOutbox(s store.Store) {
+	c, ok := s.(store.OutboxCounter)
+	if !ok {
+		return
+	}
+	m.backlog.Do(func() {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "svc_webhook_outbox_backlog",
+			Help: "Webhook deliveries waiting to be sent or being sent."}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			n, err := c.PendingDeliveries(ctx)
+			if err != nil && !errors.Is(err, store.ErrClosed) {
+				return -1
+			}
+			return float64(n)
+		}))
+	})
+}
