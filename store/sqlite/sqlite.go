@@ -108,7 +108,7 @@ type Store struct {
 	// successful writes (see deltas.go); only the writer goroutine touches them.
 	op, pending *deltas
 	// opPool recycles write ops with their reply channels: two allocations fewer per write.
-	opPool sync.Pool
+	opPool   sync.Pool
 	onCommit func(writes int, took time.Duration)
 	// lastBatchLocked tells that the writer's last batch found the database locked by another
 	// connection; only the writer goroutine touches it.
