@@ -1,0 +1,116 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// RecordEvent implements store.Store.
+func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
+	var column, total, uniques string
+	switch e.Type {
+	case store.EventView:
+		column, total, uniques = "last_viewed_at", "views", "unique_viewers"
+	case store.EventDismiss:
+		column, total, uniques = "last_dismissed_at", "dismissals", "unique_dismissers"
+	default:
+		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
+	}
+	at := ms(e.At)
+	return s.tx(ctx, "record event", func(tx pgx.Tx) error {
+		insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES ($1, $2, $3, $4, $5)`
+		if e.Imported {
+			insert += ` ON CONFLICT (survey_id, respondent, type, created_at) WHERE imported DO NOTHING`
+		}
+		tag, err := tx.Exec(ctx, insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return nil // an imported event seen before
+		}
+		first, err := touchRespondent(ctx, tx, e.SurveyID, e.Respondent, column, at)
+		if err != nil {
+			return err
+		}
+		return addStats(ctx, tx, e.SurveyID, total, uniques, first)
+	})
+}
+
+// History implements store.Store.
+func (s *Store) History(ctx context.Context, surveyID, respondent string) (store.History, error) {
+	if err := s.checkOpen("read history"); err != nil {
+		return store.History{}, err
+	}
+	var responded, viewed, dismissed *int64
+	err := s.pool.QueryRow(ctx, `SELECT last_responded_at, last_viewed_at, last_dismissed_at FROM respondents
+		WHERE survey_id = $1 AND respondent = $2`, surveyID, respondent).Scan(&responded, &viewed, &dismissed)
+	if err == pgx.ErrNoRows {
+		return store.History{}, nil
+	}
+	if err != nil {
+		return store.History{}, s.mapErr(err, "respondent history")
+	}
+	return store.History{LastRespondedAt: fromNullMS(responded), LastViewedAt: fromNullMS(viewed), LastDismissedAt: fromNullMS(dismissed)}, nil
+}
+
+// Stats implements store.Store: the sums of the survey's counter rows.
+func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error) {
+	if err := s.checkOpen("read stats"); err != nil {
+		return store.Stats{}, err
+	}
+	var (
+		st   store.Stats
+		rows int
+	)
+	err := s.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(views), 0), COALESCE(SUM(unique_viewers), 0),
+		COALESCE(SUM(dismissals), 0), COALESCE(SUM(unique_dismissers), 0), COALESCE(SUM(responses), 0),
+		COALESCE(SUM(unique_responders), 0) FROM survey_stats WHERE survey_id = $1`, surveyID).Scan(&rows,
+		&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals, &st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders)
+	if err != nil {
+		return store.Stats{}, s.mapErr(err, "stats of survey "+surveyID)
+	}
+	if rows == 0 {
+		return store.Stats{}, fmt.Errorf("stats of survey %s: %w", surveyID, store.ErrNotFound)
+	}
+	return st, nil
+}
+
+// RatingCounts implements store.Store, counting the integer answers of the responses created in
+// the range. It reads every response of the range: rollups that keep its cost flat as history
+// grows, as the SQLite store has, are still to come.
+func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+	if err := s.checkOpen("count ratings"); err != nil {
+		return nil, err
+	}
+	out := make(map[string]map[int]int64, len(questionIDs))
+	for _, qid := range questionIDs {
+		counts := make(map[int]int64)
+		out[qid] = counts
+		rows, err := s.pool.Query(ctx, `SELECT (data::jsonb ->> $2)::numeric::int, COUNT(*) FROM responses
+			WHERE survey_id = $1 AND created_at >= $3 AND created_at < $4 AND jsonb_typeof(data::jsonb -> $2) = 'number'
+			AND (data::jsonb ->> $2)::numeric = trunc((data::jsonb ->> $2)::numeric) GROUP BY 1`, surveyID, qid, ms(from), ms(to))
+		if err != nil {
+			return nil, s.mapErr(err, "rating counts")
+		}
+		for rows.Next() {
+			var score int
+			var n int64
+			if err := rows.Scan(&score, &n); err != nil {
+				rows.Close()
+				return nil, s.mapErr(err, "rating counts")
+			}
+			counts[score] = n
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, s.mapErr(err, "rating counts")
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,140 @@
+// Package postgres is a store.Store on PostgreSQL, with github.com/jackc/pgx/v5, for apps that
+// run several instances on one database. It passes the conformance suite of store/storetest.
+//
+// Every write is one transaction. Counters are spread over a few rows per survey, so that
+// concurrent writes to one survey do not queue on one row; a respondent's first view,
+// dismissal and response are counted once by a conditional update of their row, which
+// PostgreSQL serializes. Webhook deliveries are claimed with FOR UPDATE SKIP LOCKED, so
+// instances sharing the database never claim the same one. The schema is embedded SQL,
+// applied at Open under an advisory lock, so instances starting together do not race.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/store"
+)
+
+var _ store.Store = (*Store)(nil)
+
+// Options tune the Store. The zero value is ready to use.
+type Options struct {
+	// MaxConns bounds the connection pool; zero means pgxpool's default (the larger of 4 and
+	// the number of CPUs).
+	MaxConns int32
+}
+
+// Store is a store.Store on a PostgreSQL database. It is safe for concurrent use, and several
+// processes may share the database.
+type Store struct {
+	pool   *pgxpool.Pool
+	ids    *cuid2.Generator
+	closed atomic.Bool
+}
+
+// Open connects to the database at url (postgres://... or postgresql://...), applies pending
+// migrations under an advisory lock, and returns the Store. Close it when done. A database
+// written by a newer version of svc is refused.
+func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if opts != nil && opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: migrate: %w", err)
+	}
+	return &Store{pool: pool, ids: cuid2.NewGenerator()}, nil
+}
+
+// Close closes the pool. Calls after Close fail with store.ErrClosed.
+func (s *Store) Close() error {
+	if s.closed.CompareAndSwap(false, true) {
+		s.pool.Close()
+	}
+	return nil
+}
+
+// Ping implements store.Pinger.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.checkOpen("ping"); err != nil {
+		return err
+	}
+	return s.mapErr(s.pool.Ping(ctx), "ping")
+}
+
+// checkOpen fails with store.ErrClosed after Close.
+func (s *Store) checkOpen(what string) error {
+	if s.closed.Load() {
+		return fmt.Errorf("%s: %w", what, store.ErrClosed)
+	}
+	return nil
+}
+
+// tx runs fn in a transaction, committed when fn returns nil.
+func (s *Store) tx(ctx context.Context, what string, fn func(tx pgx.Tx) error) error {
+	if err := s.checkOpen(what); err != nil {
+		return err
+	}
+	err := pgx.BeginFunc(ctx, s.pool, fn)
+	return s.mapErr(err, what)
+}
+
+// mapErr maps PostgreSQL's errors to the store's sentinels, by SQLSTATE, adding what failed.
+// Errors that are already the store's pass through.
+func (s *Store) mapErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var se *store.Error
+	if errors.As(err, &se) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) ||
+		errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrClosed) {
+		return err
+	}
+	if s.closed.Load() {
+		return fmt.Errorf("%s: %w", what, store.ErrClosed)
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23505": // unique_violation
+			return fmt.Errorf("%s: %w", what, store.ErrConflict)
+		case "23503": // foreign_key_violation
+			return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+		case "55P03", "57P03", "53300": // lock_not_available, cannot_connect_now, too_many_connections
+			return fmt.Errorf("%s: %w", what, store.ErrUnavailable)
+		}
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func fromNullMS(v *int64) *time.Time {
+	if v == nil {
+		return nil
+	}
+	t := fromMS(*v)
+	return &t
+}

@@ -1,0 +1,161 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// statsShards is how many rows a survey's counters are spread over.
+const statsShards = 8
+
+// CreateSurvey implements store.Store.
+func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
+	if sv.CreatedAt.IsZero() {
+		sv.CreatedAt = time.Now()
+	}
+	if sv.UpdatedAt.IsZero() {
+		sv.UpdatedAt = sv.CreatedAt
+	}
+	def, err := encodeSurvey(&sv)
+	if err != nil {
+		return fmt.Errorf("create survey: %w", err)
+	}
+	return s.tx(ctx, "create survey "+sv.ID, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
+			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
+			sv.PreviousWebhookSecret, expiry(sv), ms(sv.CreatedAt), ms(sv.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO survey_stats (survey_id, shard) SELECT $1, g FROM generate_series(0, $2 - 1) g`,
+			sv.ID, statsShards)
+		return err
+	})
+}
+
+// encodeSurvey validates a survey and returns its definition's JSON.
+func encodeSurvey(sv *store.Survey) ([]byte, error) {
+	sv.Definition.Normalize()
+	if err := sv.Validate(); err != nil {
+		return nil, err
+	}
+	return json.Marshal(sv.Definition)
+}
+
+func expiry(sv store.Survey) int64 {
+	if sv.PreviousSecretExpiresAt.IsZero() {
+		return 0
+	}
+	return ms(sv.PreviousSecretExpiresAt)
+}
+
+// UpdateSurvey implements store.Store. updated_at only moves forward, so it identifies a
+// version of the survey even for two updates within one millisecond.
+func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
+	def, err := encodeSurvey(&sv)
+	if err != nil {
+		return fmt.Errorf("update survey: %w", err)
+	}
+	if err := s.checkOpen("update survey"); err != nil {
+		return err
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE surveys SET status = $1, definition = $2, webhook_url = $3, webhook_secret = $4,
+		previous_secret = $5, previous_secret_expiry = $6, updated_at = GREATEST($7, updated_at + 1) WHERE id = $8 AND team_id = $9`,
+		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
+	if err != nil {
+		return s.mapErr(err, "update survey "+sv.ID)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("update survey %s: %w", sv.ID, store.ErrNotFound)
+	}
+	return nil
+}
+
+const surveyColumns = `id, team_id, status, definition, webhook_url, webhook_secret, previous_secret,
+	previous_secret_expiry, created_at, updated_at`
+
+func scanSurvey(row pgx.Row) (store.Survey, error) {
+	var (
+		sv                     store.Survey
+		status, def            string
+		exp, created, modified int64
+	)
+	if err := row.Scan(&sv.ID, &sv.TeamID, &status, &def, &sv.WebhookURL, &sv.WebhookSecret,
+		&sv.PreviousWebhookSecret, &exp, &created, &modified); err != nil {
+		return store.Survey{}, err
+	}
+	if err := json.Unmarshal([]byte(def), &sv.Definition); err != nil {
+		return store.Survey{}, fmt.Errorf("survey %s: stored definition: %w", sv.ID, err)
+	}
+	sv.Status = store.Status(status)
+	if exp != 0 {
+		sv.PreviousSecretExpiresAt = fromMS(exp)
+	}
+	sv.CreatedAt, sv.UpdatedAt = fromMS(created), fromMS(modified)
+	return sv, nil
+}
+
+// Survey implements store.Store.
+func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	if err := s.checkOpen("survey " + id); err != nil {
+		return store.Survey{}, err
+	}
+	sv, err := scanSurvey(s.pool.QueryRow(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = $1 AND team_id = $2`, id, teamID))
+	return sv, s.mapErr(err, "survey "+id)
+}
+
+// surveyByID returns a survey of any team.
+func (s *Store) surveyByID(ctx context.Context, q querier, id string) (store.Survey, error) {
+	sv, err := scanSurvey(q.QueryRow(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = $1`, id))
+	return sv, s.mapErr(err, "survey "+id)
+}
+
+// querier is what both the pool and a transaction query with.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Surveys implements store.Store.
+func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor, limit int) ([]store.Survey, *store.Cursor, error) {
+	if err := s.checkOpen("list surveys"); err != nil {
+		return nil, nil, err
+	}
+	if limit <= 0 {
+		return nil, nil, fmt.Errorf("list surveys: %w", store.Invalidf("limit must be positive"))
+	}
+	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = $1 AND status <> 'deleted'`
+	args := []any{teamID}
+	if after != nil {
+		q += ` AND (created_at, id) < ($2, $3)`
+		args = append(args, ms(after.CreatedAt), after.ID)
+	}
+	q += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT %d`, limit+1)
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, nil, s.mapErr(err, "list surveys")
+	}
+	page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Survey, error) { return scanSurvey(row) })
+	if err != nil {
+		return nil, nil, s.mapErr(err, "list surveys")
+	}
+	page, next := trim(page, limit, func(sv store.Survey) store.Cursor { return store.Cursor{CreatedAt: sv.CreatedAt, ID: sv.ID} })
+	return page, next, nil
+}
+
+// trim cuts a page fetched with one item more than limit, returning the cursor of its last
+// item when there was more.
+func trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.Cursor) {
+	if len(page) <= limit {
+		return page, nil
+	}
+	page = page[:limit]
+	c := cursor(page[limit-1])
+	return page, &c
+}
