@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
-	"github.com/svc-feedback/svc/store/sqlite"
 )
 
 // errUsage marks a command line that is wrong; main exits 2 for it, as Go's own commands do.
@@ -105,7 +104,7 @@ func (c *cli) flags(cmd string) *flag.FlagSet {
 	if v := c.getenv("SVC_DB"); v != "" {
 		def = v
 	}
-	fs.StringVar(&c.db, "db", def, "SQLite database file (SVC_DB)")
+	fs.StringVar(&c.db, "db", def, "SQLite database file, or a postgres:// URL (SVC_DB)")
 	return fs
 }
 
@@ -126,8 +125,8 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, want int) error {
 }
 
 // open opens the database of a subcommand.
-func (c *cli) open(ctx context.Context) (*sqlite.Store, error) {
-	return sqlite.Open(ctx, c.db, nil)
+func (c *cli) open(ctx context.Context) (store.Store, error) {
+	return openStore(ctx, config{db: c.db}, nil)
 }
 
 func required(fs *flag.FlagSet, names ...string) error {

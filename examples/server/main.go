@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -29,6 +30,7 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -122,7 +124,7 @@ func defineFlags(fs *flag.FlagSet, c *config, getenv func(string) string) error 
 		defaultAddr = net.JoinHostPort("", port)
 	}
 	fs.StringVar(&c.addr, "addr", env("SVC_ADDR", defaultAddr), "listen address (SVC_ADDR; PORT=n means all interfaces on port n)")
-	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file (SVC_DB)")
+	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file, or a postgres:// URL (SVC_DB)")
 	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
 	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")
 	fs.BoolVar(&c.allowPrivateWebhooks, "allow-private-webhooks", envBool("SVC_ALLOW_PRIVATE_WEBHOOKS", false),
@@ -168,7 +170,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer st.Close()
-	log.Info("opened database", "db", cfg.db)
+	log.Info("opened database", "db", redactDB(cfg.db))
 	allowPrivate, err := seed(ctx, st, cfg, log)
 	if err != nil {
 		return err
@@ -210,8 +212,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return st.Close()
 }
 
-// openStore opens the SQLite database as the flags say, its commits counted when metrics are on.
-func openStore(ctx context.Context, cfg config, metrics *svc.Metrics) (*sqlite.Store, error) {
+// openStore opens the database as the flags say: PostgreSQL for a postgres:// or postgresql://
+// URL, else an SQLite file, its commits counted when metrics are on.
+func openStore(ctx context.Context, cfg config, metrics *svc.Metrics) (store.Store, error) {
+	if isPostgresURL(cfg.db) {
+		return postgres.Open(ctx, cfg.db, nil)
+	}
 	o := &sqlite.Options{}
 	if metrics != nil {
 		o.OnCommit = metrics.ObserveCommit
@@ -220,6 +226,11 @@ func openStore(ctx context.Context, cfg config, metrics *svc.Metrics) (*sqlite.S
 		o.Synchronous = sqlite.SynchronousNormal
 	}
 	return sqlite.Open(ctx, cfg.db, o)
+}
+
+// isPostgresURL reports whether -db names a PostgreSQL database rather than an SQLite file.
+func isPostgresURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
 }
 
 // handlerOptions are svc's options as the flags say.
@@ -366,4 +377,12 @@ try:
 curl -s -H "x-svc-pk: $SVC_PK" $SVC_URL/v1/svc/$SVC_SURVEY
 `, baseURL, pk, sk, sv.ID)
 	return nil
+}
+
+// redactDB is the -db value for logs: a PostgreSQL URL without its password.
+func redactDB(db string) string {
+	if u, err := url.Parse(db); err == nil && isPostgresURL(db) {
+		return u.Redacted()
+	}
+	return db
 }
