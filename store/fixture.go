@@ -272,10 +272,19 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 	have, err := s.Survey(ctx, teamID, fs.ID)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		if err := s.CreateSurvey(ctx, want); err != nil {
+		err := s.CreateSurvey(ctx, want)
+		switch {
+		case errors.Is(err, ErrConflict):
+			// Another import made it since the lookup, as replicas starting together with one
+			// fixture do: it is this file's survey, so the import goes on with it.
+			if have, err = s.Survey(ctx, teamID, fs.ID); err != nil {
+				return fmt.Errorf("the survey id is taken: %w", errors.Join(ErrConflict, err))
+			}
+		case err != nil:
 			return err
+		default:
+			have = want
 		}
-		have = want
 	case err != nil:
 		return err
 	case !sameSettings(have, want):

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,5 +83,47 @@ func testImport(t *testing.T, s store.Store) {
 	}
 	if st, err := s.Stats(ctx, surveyID); err != nil || st.TotalDismissals != 1 {
 		t.Errorf("Stats after importing an undated event twice: %+v, %v; want 1 dismissal", st, err)
+	}
+}
+
+// testImportConcurrent imports one fixture from several goroutines at once, as replicas
+// starting together with the same file do: every import succeeds, and the data is there once.
+func testImportConcurrent(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	surveyID := ids.New()
+	def, err := json.Marshal(survey.Sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := fmt.Sprintf(`{"teams":[{"id":"acme","name":"Acme","publishableKeys":[%q],"surveys":[%s]}]}`,
+		store.NewKeyPlaintext(store.Publishable), string(def[:len(def)-1])+fmt.Sprintf(`,"id":%q,"status":"active",
+		"createdAt":"2026-01-01T00:00:00Z",
+		"responses":[{"id":"imp1abc","respondent":"ann","data":{"nps":8},"metadata":{},"createdAt":"2026-01-02T10:00:00Z"}],
+		"events":[{"respondent":"ann","type":"view","createdAt":"2026-01-02T09:59:00Z"}]}`, surveyID))
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, err := store.DecodeFixture(strings.NewReader(raw))
+			if err == nil {
+				err = store.Import(ctx, s, f, t0)
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("import %d of 4 at once: %v", i, err)
+		}
+	}
+	st, err := s.Stats(ctx, surveyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.TotalResponses != 1 || st.TotalViews != 1 || st.UniqueViewers != 1 {
+		t.Errorf("stats after 4 imports at once = %+v, want the one response and one view", st)
 	}
 }

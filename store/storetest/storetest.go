@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"RatingCounts", testRatingCounts},
 		{"RatingCountsAnyRange", testRatingCountsAnyRange},
 		{"Import", testImport},
+		{"ImportConcurrent", testImportConcurrent},
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
 		{"DeliveryLifecycle", testDeliveryLifecycle},
