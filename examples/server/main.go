@@ -66,6 +66,8 @@ type config struct {
 	shutdownTimeout time.Duration
 	accessLog       bool
 	metrics         bool
+	// webhookLease is how long a claimed delivery stays this instance's (0 for the default).
+	webhookLease time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -139,6 +141,12 @@ func defineFlags(fs *flag.FlagSet, c *config, getenv func(string) string) error 
 		"on SIGINT or SIGTERM, how long requests in flight may take to finish before they are cut (SVC_SHUTDOWN_TIMEOUT)")
 	fs.BoolVar(&c.accessLog, "access-log", envBool("SVC_ACCESS_LOG", true), "log one line per request: method, route, status, duration, bytes (SVC_ACCESS_LOG)")
 	fs.BoolVar(&c.metrics, "metrics", envBool("SVC_METRICS", false), "serve Prometheus metrics at GET /metrics; keep the address private (SVC_METRICS)")
+	lease, err := time.ParseDuration(env("SVC_WEBHOOK_LEASE", "0s"))
+	if err != nil {
+		return fmt.Errorf("SVC_WEBHOOK_LEASE: %w", err)
+	}
+	fs.DurationVar(&c.webhookLease, "webhook-lease", lease,
+		"how long a claimed webhook delivery stays this instance's before another may send it; 0 for 30 s (SVC_WEBHOOK_LEASE)")
 	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
 	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
 		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
@@ -235,7 +243,8 @@ func isPostgresURL(db string) bool {
 
 // handlerOptions are svc's options as the flags say.
 func handlerOptions(cfg config, log *slog.Logger, allowPrivate bool, metrics *svc.Metrics) *svc.Options {
-	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate}, Metrics: metrics}
+	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Metrics: metrics,
+		Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate, Lease: cfg.webhookLease}}
 	if cfg.accessLog {
 		opts.AccessLog = log
 	}

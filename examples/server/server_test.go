@@ -456,3 +456,27 @@ func TestProbesAndMetrics(t *testing.T) {
 		t.Errorf("GET /metrics = %d:\n%s", code, body)
 	}
 }
+
+// The webhook lease comes from -webhook-lease or SVC_WEBHOOK_LEASE and reaches svc's options.
+func TestWebhookLeaseFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want time.Duration
+	}{
+		{nil, nil, 0},
+		{[]string{"-webhook-lease", "45s"}, nil, 45 * time.Second},
+		{nil, map[string]string{"SVC_WEBHOOK_LEASE": "1m"}, time.Minute},
+	} {
+		c, err := parseFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := handlerOptions(c, nil, false, nil).Webhooks.Lease; got != tc.want {
+			t.Errorf("%v %v: lease %v, want %v", tc.args, tc.env, got, tc.want)
+		}
+	}
+	if _, err := parseFlags(nil, func(k string) string { return map[string]string{"SVC_WEBHOOK_LEASE": "soon"}[k] }, io.Discard); err == nil {
+		t.Error("SVC_WEBHOOK_LEASE=soon was accepted")
+	}
+}
