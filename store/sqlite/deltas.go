@@ -3,6 +3,8 @@ package sqlite
 import (
 	"database/sql"
 	"fmt"
+
+	"github.com/svc-feedback/svc/store/internal/rollup"
 )
 
 // Counter and rollup changes are not written by each write as it runs: each write records them
@@ -43,7 +45,7 @@ func (d *deltas) reset() {
 func (d *deltas) rating(surveyID, qid string, score int, createdAt, delta int64) {
 	d.ratings[ratingKey{surveyID, qid, -1, 0, score}] += delta
 	for i, r := range rollups {
-		d.ratings[ratingKey{surveyID, qid, i, floorDiv(createdAt, r.size), score}] += delta
+		d.ratings[ratingKey{surveyID, qid, i, rollup.FloorDiv(createdAt, r.size), score}] += delta
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/rollup"
 )
 
 // RecordEvent implements store.Store.
@@ -126,104 +127,29 @@ func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyI
 	if !first.Valid {
 		return nil // no ratings at all
 	}
-	// The data lies in [first, last], so within the whole days [dataLo, dataHi). An edge of
-	// the range outside the data may move anywhere outside it without changing the counts: to
-	// the day's bound, so that it needs no finer rollup, and above all no reading of the
-	// responses of a partial minute, which after a burst of writes can hold hundreds of
-	// thousands (capping the range at the last response did exactly that).
-	day := rollups[0].size
-	dataLo, dataHi := floorDiv(first.Int64, day)*day, (floorDiv(last.Int64, day)+1)*day
-	if lo <= first.Int64 {
-		lo = dataLo
-	}
-	if hi > last.Int64 {
-		hi = dataHi
-	}
-	if hi <= lo {
-		return nil
-	}
-	if outside := (lo - dataLo) + (dataHi - hi); outside < hi-lo {
-		if err := s.addCounts(ctx, counts, 1, `SELECT score, n FROM rating_totals WHERE survey_id = +? AND question_id = +?`, surveyID, qid); err != nil {
-			return err
-		}
-		if err := s.countRange(ctx, counts, -1, surveyID, qid, dataLo, lo, 0); err != nil {
-			return err
-		}
-		return s.countRange(ctx, counts, -1, surveyID, qid, hi, dataHi, 0)
-	}
-	return s.countRange(ctx, counts, 1, surveyID, qid, lo, hi, 0)
+	return rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, lo, hi, first.Int64, last.Int64)
 }
 
-// countRange adds sign times the counts of [lo, hi), using rollup level for whole buckets
-// and finer levels for the rest. A bucket that the range covers only in part is counted at the
-// finer level, or, when the range covers more than half of it, as the whole bucket minus the
-// part outside the range: either way the finer level reads at most half a bucket, and where
-// rollups are dense (every score in every hour), that halves what the edges of a range cost.
-func (s *Store) countRange(ctx context.Context, counts map[int]int64, sign int64, surveyID, qid string, lo, hi int64, level int) error {
-	if hi <= lo {
-		return nil
-	}
-	if level == len(rollups) {
-		// Less than a minute at an edge of the range: read the scores from the responses.
-		path := jsonPath(qid)
-		return s.addCounts(ctx, counts, sign, `SELECT json_extract(data, ?1), COUNT(*) FROM responses
-			WHERE survey_id = +?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'
-			GROUP BY 1`, path, surveyID, lo, hi)
-	}
-	r := rollups[level]
-	first, end := floorDiv(lo+r.size-1, r.size), floorDiv(hi, r.size) // whole buckets are [first, end)
-	finer := func(sign, lo, hi int64) error {
-		return s.countRange(ctx, counts, sign, surveyID, qid, lo, hi, level+1)
-	}
-	if first > end {
-		// Inside one bucket.
-		bucket := end
-		start, stop := bucket*r.size, (bucket+1)*r.size
-		if 2*(hi-lo) <= r.size {
-			return finer(sign, lo, hi)
-		}
-		if err := finer(-sign, start, lo); err != nil {
-			return err
-		}
-		if err := finer(-sign, hi, stop); err != nil {
-			return err
-		}
-		return s.addBuckets(ctx, counts, sign, r.table, r.column, surveyID, qid, bucket, bucket+1)
-	}
-	if lo < first*r.size { // a part of bucket first-1
-		if 2*(first*r.size-lo) <= r.size {
-			if err := finer(sign, lo, first*r.size); err != nil {
-				return err
-			}
-		} else {
-			first--
-			if err := finer(-sign, first*r.size, lo); err != nil {
-				return err
-			}
-		}
-	}
-	if end*r.size < hi { // a part of bucket end
-		if 2*(hi-end*r.size) <= r.size {
-			if err := finer(sign, end*r.size, hi); err != nil {
-				return err
-			}
-		} else {
-			end++
-			if err := finer(-sign, hi, end*r.size); err != nil {
-				return err
-			}
-		}
-	}
-	return s.addBuckets(ctx, counts, sign, r.table, r.column, surveyID, qid, first, end)
+// ratingSource reads one question's rollups and answers for rollup.Count.
+type ratingSource struct {
+	s             *Store
+	surveyID, qid string
 }
 
-// addBuckets adds sign times the counts of buckets [first, end) of a rollup.
-func (s *Store) addBuckets(ctx context.Context, counts map[int]int64, sign int64, table, column, surveyID, qid string, first, end int64) error {
-	if first >= end {
-		return nil
-	}
-	return s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+table+` WHERE survey_id = +? AND question_id = +?
-		AND `+column+` >= ? AND `+column+` < ? GROUP BY score`, surveyID, qid, first, end)
+func (r ratingSource) Totals(ctx context.Context, counts map[int]int64, sign int64) error {
+	return r.s.addCounts(ctx, counts, sign, `SELECT score, n FROM rating_totals WHERE survey_id = +? AND question_id = +?`, r.surveyID, r.qid)
+}
+
+func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign int64, level int, first, end int64) error {
+	t := rollups[level]
+	return r.s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+t.table+` WHERE survey_id = +? AND question_id = +?
+		AND `+t.column+` >= ? AND `+t.column+` < ? GROUP BY score`, r.surveyID, r.qid, first, end)
+}
+
+func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {
+	return r.s.addCounts(ctx, counts, sign, `SELECT json_extract(data, ?1), COUNT(*) FROM responses
+		WHERE survey_id = +?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'
+		GROUP BY 1`, jsonPath(r.qid), r.surveyID, lo, hi)
 }
 
 // jsonPath is the SQLite JSON path of a top-level member, its name quoted and escaped.

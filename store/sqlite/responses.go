@@ -9,17 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/rollup"
 	"github.com/svc-feedback/svc/survey"
-)
-
-const (
-	minuteMS = int64(time.Minute / time.Millisecond)
-	hourMS   = 60 * minuteMS
-	dayMS    = 24 * hourMS
 )
 
 // PutResponse implements store.Store. The survey's webhook URL and rating questions come
@@ -333,23 +327,14 @@ func scores(data survey.Answers, questions []survey.Question) []score {
 	return out
 }
 
-// floorDiv is the bucket (day or hour) of a time in milliseconds.
-func floorDiv(at, size int64) int64 {
-	d := at / size
-	if at%size < 0 {
-		d--
-	}
-	return d
-}
-
 // rollups are the per-bucket rating count tables, largest bucket first.
 var rollups = []struct {
 	table, column string
 	size          int64
 }{
-	{"rating_days", "day", dayMS},
-	{"rating_hours", "hour", hourMS},
-	{"rating_minutes", "minute", minuteMS},
+	{"rating_days", "day", rollup.DayMS},
+	{"rating_hours", "hour", rollup.HourMS},
+	{"rating_minutes", "minute", rollup.MinuteMS},
 }
 
 // countIfFirstResponse counts the respondent of the response id just inserted as a unique
