@@ -246,7 +246,6 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 	}
 	now := d.o.Now()
 	res.At, res.NextAttemptAt = now, now
-	defer func() { d.countAttempt(res.State, del.RoundAttempts+1) }()
 	switch {
 	case ctx.Err() != nil:
 		// Stopping: hand the delivery back for the next start, the attempt not counted.
@@ -256,7 +255,12 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 		res.NextAttemptAt = now.Add(backoff(d.o.RetryWaitMin, d.o.RetryAfterMax, del.RoundAttempts, a))
 		d.log.Warn("webhook: attempt failed; will retry", "delivery", del.ID, "attempt", del.RoundAttempts+1,
 			"url", RedactURL(target), "status", a.status, "err", res.LastError, "retry_at", res.NextAttemptAt)
-		d.record(res)
+	}
+	// Counted before the outcome is recorded and Observe told of it, so that whoever Observe
+	// wakes sees the attempt in the metrics.
+	d.countAttempt(res.State, del.RoundAttempts+1)
+	if res.State == store.DeliveryPending && ctx.Err() == nil {
+		d.record(res) // a retry, due at res.NextAttemptAt: not an outcome
 		return
 	}
 	d.finish(del, res, target)

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -79,38 +78,4 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 		return store.Stats{}, fmt.Errorf("stats of survey %s: %w", surveyID, store.ErrNotFound)
 	}
 	return st, nil
-}
-
-// RatingCounts implements store.Store, counting the integer answers of the responses created in
-// the range. It reads every response of the range: rollups that keep its cost flat as history
-// grows, as the SQLite store has, are still to come.
-func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
-	if err := s.checkOpen("count ratings"); err != nil {
-		return nil, err
-	}
-	out := make(map[string]map[int]int64, len(questionIDs))
-	for _, qid := range questionIDs {
-		counts := make(map[int]int64)
-		out[qid] = counts
-		rows, err := s.pool.Query(ctx, `SELECT (data::jsonb ->> $2)::numeric::int, COUNT(*) FROM responses
-			WHERE survey_id = $1 AND created_at >= $3 AND created_at < $4 AND jsonb_typeof(data::jsonb -> $2) = 'number'
-			AND (data::jsonb ->> $2)::numeric = trunc((data::jsonb ->> $2)::numeric) GROUP BY 1`, surveyID, qid, ms(from), ms(to))
-		if err != nil {
-			return nil, s.mapErr(err, "rating counts")
-		}
-		for rows.Next() {
-			var score int
-			var n int64
-			if err := rows.Scan(&score, &n); err != nil {
-				rows.Close()
-				return nil, s.mapErr(err, "rating counts")
-			}
-			counts[score] = n
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, s.mapErr(err, "rating counts")
-		}
-	}
-	return out, nil
 }

@@ -44,9 +44,12 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			created = true
 			resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
 				Telemetry: w.Telemetry, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
+			if err := addRatings(ctx, tx, w.SurveyID, scores(w.Data, sv.Questions), at, 1); err != nil {
+				return err
+			}
 			return s.created(ctx, tx, w, sv.WebhookURL, at)
 		}
-		resp, err = s.updated(ctx, tx, w, data, meta, at)
+		resp, err = s.updated(ctx, tx, w, sv, data, meta, at)
 		return err
 	})
 	if err != nil {
@@ -74,7 +77,7 @@ func (s *Store) created(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, h
 
 // updated replaces the answers of an existing response of the same respondent; an imported
 // write changes nothing.
-func (s *Store) updated(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, data, meta string, at int64) (store.Response, error) {
+func (s *Store) updated(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, sv store.Survey, data, meta string, at int64) (store.Response, error) {
 	old, err := scanResponse(tx.QueryRow(ctx, `SELECT `+responseColumns+` FROM responses WHERE survey_id = $1 AND id = $2 FOR UPDATE`,
 		w.SurveyID, w.ID))
 	switch {
@@ -87,6 +90,17 @@ func (s *Store) updated(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, d
 	}
 	if _, err := tx.Exec(ctx, `UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4 WHERE survey_id = $5 AND id = $6`,
 		data, meta, w.Telemetry, at, w.SurveyID, w.ID); err != nil {
+		return store.Response{}, err
+	}
+	// The scores move in the rollups, which stay on the response's creation time.
+	old2, err := storedScores(old.Data, sv.Questions)
+	if err != nil {
+		return store.Response{}, err
+	}
+	if err := addRatings(ctx, tx, w.SurveyID, old2, ms(old.CreatedAt), -1); err != nil {
+		return store.Response{}, err
+	}
+	if err := addRatings(ctx, tx, w.SurveyID, scores(w.Data, sv.Questions), ms(old.CreatedAt), 1); err != nil {
 		return store.Response{}, err
 	}
 	if _, err := touchRespondent(ctx, tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {

@@ -97,3 +97,27 @@ CREATE TABLE deliveries (
 );
 CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE state IN ('pending', 'delivering');
 CREATE INDEX deliveries_survey ON deliveries (survey_id, created_at DESC, id DESC);
+
+-- Rating counts kept on write, so a score distribution reads whole days, hours and minutes
+-- rather than every response of its range (store/internal/rollup). Like the counters, each is
+-- spread over a few rows picked at random by each write: a burst of the same score in one
+-- minute does not queue on one row. Buckets are days, hours and minutes since the Unix epoch.
+CREATE TABLE rating_totals (
+    survey_id   text NOT NULL,
+    question_id text NOT NULL,
+    score       integer NOT NULL,
+    shard       smallint NOT NULL,
+    n           bigint NOT NULL,
+    PRIMARY KEY (survey_id, question_id, score, shard)
+);
+CREATE TABLE rating_days (
+    survey_id   text NOT NULL,
+    question_id text NOT NULL,
+    bucket      bigint NOT NULL,
+    score       integer NOT NULL,
+    shard       smallint NOT NULL,
+    n           bigint NOT NULL,
+    PRIMARY KEY (survey_id, question_id, bucket, score, shard)
+);
+CREATE TABLE rating_hours (LIKE rating_days INCLUDING ALL);
+CREATE TABLE rating_minutes (LIKE rating_days INCLUDING ALL);

@@ -1,0 +1,140 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/svc-feedback/svc/store/internal/rollup"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// rollupTables are the per-bucket rating count tables, in the order of rollup.Sizes.
+var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
+
+// score is a response's answer to a rating question.
+type score struct {
+	question string
+	n        int
+}
+
+// scores picks the answers to the survey's rating questions out of a response's data.
+func scores(data survey.Answers, questions []survey.Question) []score {
+	var out []score
+	for i := range questions {
+		if questions[i].Type() != survey.TypeRating {
+			continue
+		}
+		if n, ok := data[questions[i].ID].(survey.Number); ok {
+			out = append(out, score{questions[i].ID, int(n)})
+		}
+	}
+	return out
+}
+
+// storedScores are the scores of a response's stored data.
+func storedScores(data []byte, questions []survey.Question) ([]score, error) {
+	var a survey.Answers
+	if err := json.Unmarshal(data, &a); err != nil {
+		return nil, fmt.Errorf("stored answers: %w", err)
+	}
+	return scores(a, questions), nil
+}
+
+// addRatings adds delta to the counts of each score, in the totals and in every rollup at the
+// buckets of createdAt, on one row of each, picked at random. One round trip for all of them.
+func addRatings(ctx context.Context, tx pgx.Tx, surveyID string, sc []score, createdAt int64, delta int) error {
+	if len(sc) == 0 {
+		return nil
+	}
+	var b pgx.Batch
+	for _, c := range sc {
+		shard := rand.IntN(statsShards)
+		b.Queue(`INSERT INTO rating_totals (survey_id, question_id, score, shard, n) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (survey_id, question_id, score, shard) DO UPDATE SET n = rating_totals.n + excluded.n`,
+			surveyID, c.question, c.n, shard, delta)
+		for i, table := range rollupTables {
+			b.Queue(`INSERT INTO `+table+` (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $3, $4, $5, $6)
+				ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = `+table+`.n + excluded.n`,
+				surveyID, c.question, rollup.FloorDiv(createdAt, rollup.Sizes[i]), c.n, shard, delta)
+		}
+	}
+	return tx.SendBatch(ctx, &b).Close()
+}
+
+// RatingCounts implements store.Store with store/internal/rollup: whole days, hours and
+// minutes from the rollups, and only the partial minutes at a range's edges from the answers,
+// so its cost does not grow with the number of responses.
+func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+	if err := s.checkOpen("count ratings"); err != nil {
+		return nil, err
+	}
+	var first, last *int64
+	err := s.pool.QueryRow(ctx, `SELECT
+		(SELECT MIN(created_at) FROM responses WHERE survey_id = $1),
+		(SELECT MAX(created_at) FROM responses WHERE survey_id = $1)`, surveyID).Scan(&first, &last)
+	if err != nil {
+		return nil, s.mapErr(err, "rating counts")
+	}
+	out := make(map[string]map[int]int64, len(questionIDs))
+	for _, qid := range questionIDs {
+		counts := make(map[int]int64)
+		out[qid] = counts
+		if first == nil {
+			continue // no ratings at all
+		}
+		if err := rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, ms(from), ms(to), *first, *last); err != nil {
+			return nil, s.mapErr(err, "rating counts")
+		}
+		for k, n := range counts {
+			if n == 0 {
+				delete(counts, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ratingSource reads one question's rollups and answers for rollup.Count.
+type ratingSource struct {
+	s             *Store
+	surveyID, qid string
+}
+
+func (r ratingSource) Totals(ctx context.Context, counts map[int]int64, sign int64) error {
+	return r.s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM rating_totals WHERE survey_id = $1 AND question_id = $2
+		GROUP BY score`, r.surveyID, r.qid)
+}
+
+func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign int64, level int, first, end int64) error {
+	return r.s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+rollupTables[level]+`
+		WHERE survey_id = $1 AND question_id = $2 AND bucket >= $3 AND bucket < $4 GROUP BY score`, r.surveyID, r.qid, first, end)
+}
+
+func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {
+	return r.s.addCounts(ctx, counts, sign, `SELECT (data::jsonb ->> $2)::numeric::int, COUNT(*) FROM responses
+		WHERE survey_id = $1 AND created_at >= $3 AND created_at < $4 AND jsonb_typeof(data::jsonb -> $2) = 'number'
+		AND (data::jsonb ->> $2)::numeric = trunc((data::jsonb ->> $2)::numeric) GROUP BY 1`, r.surveyID, r.qid, lo, hi)
+}
+
+// addCounts adds sign times the (score, n) rows of query to counts.
+func (s *Store) addCounts(ctx context.Context, counts map[int]int64, sign int64, query string, args ...any) error {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var score int
+		var n int64
+		if err := rows.Scan(&score, &n); err != nil {
+			return err
+		}
+		counts[score] += sign * n
+	}
+	return rows.Err()
+}
