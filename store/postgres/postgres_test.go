@@ -18,7 +18,7 @@ import (
 // testURL returns the database the tests run against, from SVC_TEST_POSTGRES (such as
 // postgres://svc:svc@127.0.0.1:5432/svc_test). Without it the tests skip, except under CI
 // (CI=true), where a missing database is a failure: CI must run them.
-func testURL(t *testing.T) string {
+func testURL(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv("SVC_TEST_POSTGRES")
 	if url == "" {
@@ -34,7 +34,10 @@ var schemas atomic.Int64
 
 // newStore returns a Store on a schema of its own, dropped when the test ends, so tests can run
 // side by side on one database.
-func newStore(t *testing.T) store.Store {
+func newStore(t *testing.T) store.Store { return newStoreFor(t) }
+
+// newStoreFor is newStore for tests and benchmarks.
+func newStoreFor(t testing.TB) store.Store {
 	t.Helper()
 	url := testURL(t)
 	ctx := context.Background()
