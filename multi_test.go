@@ -33,9 +33,24 @@ type cluster struct {
 	outcomes  chan store.DeliveryResult
 }
 
-// newCluster starts the three instances; before, when set, runs on the store before any of them
-// sends anything.
+// clusterConfig sets up a cluster: before runs on the store before any instance sends
+// anything, and options changes instance i's options.
+type clusterConfig struct {
+	before  func(st *postgres.Store, sv store.Survey)
+	options func(i int, o *svc.Options)
+}
+
+// newCluster starts the three instances.
 func newCluster(t *testing.T, webhookURL string, before ...func(st *postgres.Store, sv store.Survey)) *cluster {
+	t.Helper()
+	var cfg clusterConfig
+	if len(before) > 0 {
+		cfg.before = before[0]
+	}
+	return newClusterWith(t, webhookURL, cfg)
+}
+
+func newClusterWith(t *testing.T, webhookURL string, cfg clusterConfig) *cluster {
 	t.Helper()
 	url := os.Getenv("SVC_TEST_POSTGRES")
 	if url == "" {
@@ -93,13 +108,17 @@ func newCluster(t *testing.T, webhookURL string, before ...func(st *postgres.Sto
 	if err := st.CreateSurvey(ctx, c.survey); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range before {
-		f(st, c.survey)
+	if cfg.before != nil {
+		cfg.before(st, c.survey)
 	}
-	for _, s := range stores {
-		h, err := svc.NewHandler(s, &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{
+	for i, s := range stores {
+		o := &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{
 			AllowPrivate: true, PollInterval: 20 * time.Millisecond, RetryWaitMin: 10 * time.Millisecond,
-			Observe: func(r store.DeliveryResult) { c.outcomes <- r }}})
+			Observe: func(r store.DeliveryResult) { c.outcomes <- r }}}
+		if cfg.options != nil {
+			cfg.options(i, o)
+		}
+		h, err := svc.NewHandler(s, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,5 +289,26 @@ func TestClusterPagingAndRevocation(t *testing.T) {
 		if rec := c.do(i, "GET", "/v1/svc/"+c.survey.ID, "", false); rec.Code != 401 {
 			t.Errorf("instance %d accepted the revoked key: %d", i, rec.Code)
 		}
+	}
+}
+
+// A delivery scheduled through one instance wakes the sender of another at once, through
+// LISTEN/NOTIFY: the only sending instance polls once an hour.
+func TestClusterNotifiesOtherInstances(t *testing.T) {
+	got := make(chan struct{}, 10)
+	rv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got <- struct{}{} }))
+	defer rv.Close()
+	c := newClusterWith(t, rv.URL, clusterConfig{options: func(i int, o *svc.Options) {
+		o.Webhooks.Disabled = i != 1
+		o.Webhooks.PollInterval = time.Hour
+	}})
+	time.Sleep(200 * time.Millisecond) // the sender has made its first claim and listens
+	if rec := c.do(0, "PUT", "/v1/svc/"+c.survey.ID+"/response/"+store.NewSurveyID(), `{"respondent":"a","data":{},"metadata":{}}`, false); rec.Code != 200 {
+		t.Fatalf("PUT: %d", rec.Code)
+	}
+	select {
+	case <-got:
+	case <-time.After(20 * time.Second):
+		t.Fatal("instance 1 did not send what instance 0 scheduled; it polls once an hour")
 	}
 }

@@ -99,6 +99,15 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// DeliveryWatcher is an optional interface of a Store shared by several processes that can
+// tell when a delivery was scheduled anywhere, so that every process's sender wakes at once
+// rather than at its next poll. WatchDeliveries calls wake for each delivery scheduled (by any
+// process) until ctx is done, reconnecting on its own after a failure; it returns ctx's error.
+// A wake may be spurious, or several may be merged into one.
+type DeliveryWatcher interface {
+	WatchDeliveries(ctx context.Context, wake func()) error
+}
+
 // OutboxCounter is an optional interface of a Store that can count its webhook outbox:
 // PendingDeliveries returns how many deliveries are pending or being sent. Metrics use it.
 type OutboxCounter interface {

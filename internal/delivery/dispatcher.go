@@ -137,7 +137,14 @@ func New(s store.Store, o Options) *Dispatcher {
 
 // Start begins delivering in the background.
 func (d *Dispatcher) Start() {
-	d.startOnce.Do(func() { go d.run() })
+	d.startOnce.Do(func() {
+		go d.run()
+		// A store shared with other processes may tell of their deliveries as they are
+		// scheduled, so this sender need not wait for its poll to send them.
+		if w, ok := d.store.(store.DeliveryWatcher); ok {
+			go func() { _ = w.WatchDeliveries(d.sendCtx, d.Notify) }()
+		}
+	})
 }
 
 // Notify tells the dispatcher new deliveries may be due, so it need not wait for its poll.

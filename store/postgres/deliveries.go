@@ -133,7 +133,10 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 			return err
 		}
 		d, err = scanDelivery(tx.QueryRow(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN surveys s ON s.id = d.survey_id WHERE d.id = $1`, deliveryID))
-		return err
+		if err != nil {
+			return err
+		}
+		return notifyDeliveries(ctx, tx)
 	})
 	return d, err
 }

@@ -70,9 +70,11 @@ func (s *Store) created(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, h
 	if hook == "" || w.Imported {
 		return nil
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
-		VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at)
-	return err
+	if _, err = tx.Exec(ctx, `INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
+		VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at); err != nil {
+		return err
+	}
+	return notifyDeliveries(ctx, tx)
 }
 
 // updated replaces the answers of an existing response of the same respondent; an imported
