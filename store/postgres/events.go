@@ -11,12 +11,12 @@ import (
 
 // RecordEvent implements store.Store.
 func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
-	var column, total, uniques string
+	var kind interaction
 	switch e.Type {
 	case store.EventView:
-		column, total, uniques = "last_viewed_at", "views", "unique_viewers"
+		kind = viewed
 	case store.EventDismiss:
-		column, total, uniques = "last_dismissed_at", "dismissals", "unique_dismissers"
+		kind = dismissed
 	default:
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
@@ -33,11 +33,9 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		if tag.RowsAffected() == 0 {
 			return nil // an imported event seen before
 		}
-		first, err := touchRespondent(ctx, tx, e.SurveyID, e.Respondent, column, at)
-		if err != nil {
-			return err
-		}
-		return addStats(ctx, tx, e.SurveyID, total, uniques, first)
+		var b pgx.Batch
+		countInteraction(&b, e.SurveyID, e.Respondent, kind, at)
+		return tx.SendBatch(ctx, &b).Close()
 	})
 }
 

@@ -38,7 +38,11 @@ type Options struct {
 type Store struct {
 	pool   *pgxpool.Pool
 	ids    *cuid2.Generator
+	cache  *readCache
 	closed atomic.Bool
+	// stopWatching ends the watch of other instances' changes; watching is done when it has.
+	stopWatching context.CancelFunc
+	watching     chan struct{}
 }
 
 // Open connects to the database at url (postgres://... or postgresql://...), applies pending
@@ -60,12 +64,21 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	return &Store{pool: pool, ids: cuid2.NewGenerator()}, nil
+	s := &Store{pool: pool, ids: cuid2.NewGenerator(), cache: newReadCache(), watching: make(chan struct{})}
+	watchCtx, stop := context.WithCancel(context.Background())
+	s.stopWatching = stop
+	go func() {
+		defer close(s.watching)
+		s.watchChanges(watchCtx)
+	}()
+	return s, nil
 }
 
 // Close closes the pool. Calls after Close fail with store.ErrClosed.
 func (s *Store) Close() error {
 	if s.closed.CompareAndSwap(false, true) {
+		s.stopWatching()
+		<-s.watching
 		s.pool.Close()
 	}
 	return nil
@@ -138,3 +151,7 @@ func fromNullMS(v *int64) *time.Time {
 	t := fromMS(*v)
 	return &t
 }
+
+// Pool returns the Store's connection pool, for an app that keeps tables of its own in the same
+// database, and for benchmarks. Do not close it: Close does.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

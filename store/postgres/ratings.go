@@ -45,13 +45,9 @@ func storedScores(data []byte, questions []survey.Question) ([]score, error) {
 	return scores(a, questions), nil
 }
 
-// addRatings adds delta to the counts of each score, in the totals and in every rollup at the
-// buckets of createdAt, on one row of each, picked at random. One round trip for all of them.
-func addRatings(ctx context.Context, tx pgx.Tx, surveyID string, sc []score, createdAt int64, delta int) error {
-	if len(sc) == 0 {
-		return nil
-	}
-	var b pgx.Batch
+// queueRatings queues adding delta to the counts of each score, in the totals and in every
+// rollup at the buckets of createdAt, on one row of each, picked at random.
+func queueRatings(b *pgx.Batch, surveyID string, sc []score, createdAt int64, delta int) {
 	for _, c := range sc {
 		shard := rand.IntN(statsShards)
 		b.Queue(`INSERT INTO rating_totals (survey_id, question_id, score, shard, n) VALUES ($1, $2, $3, $4, $5)
@@ -63,7 +59,6 @@ func addRatings(ctx context.Context, tx pgx.Tx, surveyID string, sc []score, cre
 				surveyID, c.question, rollup.FloorDiv(createdAt, rollup.Sizes[i]), c.n, shard, delta)
 		}
 	}
-	return tx.SendBatch(ctx, &b).Close()
 }
 
 // RatingCounts implements store.Store with store/internal/rollup: whole days, hours and

@@ -11,10 +11,16 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
-// PutResponse implements store.Store.
+// PutResponse implements store.Store. A created response takes three round trips in all:
+// the insert, one batch of what follows it (counters, history, rollups, the delivery), and the
+// commit; the survey comes from the read cache.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
 	if w.Metadata == nil {
 		w.Metadata = map[string]string{}
+	}
+	sv, err := s.surveyByID(ctx, w.SurveyID)
+	if err != nil {
+		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
 	buf, err := w.Data.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
@@ -30,51 +36,33 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	)
 	err = s.tx(ctx, "put response "+w.ID, func(tx pgx.Tx) error {
 		created = false
-		sv, err := s.surveyByID(ctx, tx, w.SurveyID)
-		if err != nil {
-			return err
-		}
 		tag, err := tx.Exec(ctx, `INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (survey_id, id) DO NOTHING`,
 			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at)
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 1 {
-			created = true
-			resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
-				Telemetry: w.Telemetry, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
-			if err := addRatings(ctx, tx, w.SurveyID, scores(w.Data, sv.Questions), at, 1); err != nil {
-				return err
-			}
-			return s.created(ctx, tx, w, sv.WebhookURL, at)
+		if tag.RowsAffected() == 0 {
+			resp, err = s.updated(ctx, tx, w, sv, data, meta, at)
+			return err
 		}
-		resp, err = s.updated(ctx, tx, w, sv, data, meta, at)
-		return err
+		created = true
+		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
+			Telemetry: w.Telemetry, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
+		var b pgx.Batch
+		countInteraction(&b, w.SurveyID, w.Respondent, responded, at)
+		queueRatings(&b, w.SurveyID, scores(w.Data, sv.Questions), at, 1)
+		if sv.WebhookURL != "" && !w.Imported {
+			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
+				VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at)
+			b.Queue(`SELECT pg_notify($1, '')`, deliveriesChannel)
+		}
+		return tx.SendBatch(ctx, &b).Close()
 	})
 	if err != nil {
 		return store.Response{}, false, err
 	}
 	return resp, created, nil
-}
-
-// created counts a new response, its respondent's first when it is, and schedules its webhook.
-func (s *Store) created(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, hook string, at int64) error {
-	first, err := touchRespondent(ctx, tx, w.SurveyID, w.Respondent, "last_responded_at", at)
-	if err != nil {
-		return err
-	}
-	if err := addStats(ctx, tx, w.SurveyID, "responses", "unique_responders", first); err != nil {
-		return err
-	}
-	if hook == "" || w.Imported {
-		return nil
-	}
-	if _, err = tx.Exec(ctx, `INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
-		VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at); err != nil {
-		return err
-	}
-	return notifyDeliveries(ctx, tx)
 }
 
 // updated replaces the answers of an existing response of the same respondent; an imported
@@ -90,56 +78,52 @@ func (s *Store) updated(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, s
 	case old.Respondent != w.Respondent:
 		return store.Response{}, store.Conflictf("the id belongs to another respondent's response")
 	}
-	if _, err := tx.Exec(ctx, `UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4 WHERE survey_id = $5 AND id = $6`,
-		data, meta, w.Telemetry, at, w.SurveyID, w.ID); err != nil {
-		return store.Response{}, err
-	}
-	// The scores move in the rollups, which stay on the response's creation time.
-	old2, err := storedScores(old.Data, sv.Questions)
+	oldScores, err := storedScores(old.Data, sv.Questions)
 	if err != nil {
 		return store.Response{}, err
 	}
-	if err := addRatings(ctx, tx, w.SurveyID, old2, ms(old.CreatedAt), -1); err != nil {
-		return store.Response{}, err
-	}
-	if err := addRatings(ctx, tx, w.SurveyID, scores(w.Data, sv.Questions), ms(old.CreatedAt), 1); err != nil {
-		return store.Response{}, err
-	}
-	if _, err := touchRespondent(ctx, tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {
+	var b pgx.Batch
+	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4 WHERE survey_id = $5 AND id = $6`,
+		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
+	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
+	// The scores move in the rollups, which stay on the response's creation time.
+	queueRatings(&b, w.SurveyID, oldScores, ms(old.CreatedAt), -1)
+	queueRatings(&b, w.SurveyID, scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
 		Telemetry: w.Telemetry, CreatedAt: old.CreatedAt, UpdatedAt: fromMS(at)}, nil
 }
 
-// touchRespondent moves one of a respondent's last-interaction times forward to at, and reports
-// whether it was the respondent's first interaction of that kind. The row is locked while it is
-// read, so two concurrent first interactions count once.
-func touchRespondent(ctx context.Context, tx pgx.Tx, surveyID, respondent, column string, at int64) (bool, error) {
-	if _, err := tx.Exec(ctx, `INSERT INTO respondents (survey_id, respondent) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-		surveyID, respondent); err != nil {
-		return false, err
-	}
-	var before *int64
-	if err := tx.QueryRow(ctx, `SELECT `+column+` FROM respondents WHERE survey_id = $1 AND respondent = $2 FOR UPDATE`,
-		surveyID, respondent).Scan(&before); err != nil {
-		return false, err
-	}
-	_, err := tx.Exec(ctx, `UPDATE respondents SET `+column+` = GREATEST(COALESCE(`+column+`, $3), $3)
-		WHERE survey_id = $1 AND respondent = $2`, surveyID, respondent, at)
-	return before == nil, err
+// interaction is a kind of interaction a respondent has with a survey: the table of who ever
+// had it (for the unique counter), the time column of respondents, and the counters.
+type interaction struct {
+	firsts, column, total, uniques string
 }
 
-// addStats adds one to a counter of the survey, and one to its unique counterpart when unique,
-// on one of the survey's counter rows, picked at random.
-func addStats(ctx context.Context, tx pgx.Tx, surveyID, total, uniques string, unique bool) error {
-	u := 0
-	if unique {
-		u = 1
-	}
-	_, err := tx.Exec(ctx, `UPDATE survey_stats SET `+total+` = `+total+` + 1, `+uniques+` = `+uniques+` + $3
-		WHERE survey_id = $1 AND shard = $2`, surveyID, rand.IntN(statsShards), u)
-	return err
+var (
+	responded = interaction{"responders", "last_responded_at", "responses", "unique_responders"}
+	viewed    = interaction{"viewers", "last_viewed_at", "views", "unique_viewers"}
+	dismissed = interaction{"dismissers", "last_dismissed_at", "dismissals", "unique_dismissers"}
+)
+
+// countInteraction queues what an interaction changes: its counter and, when it is the
+// respondent's first of its kind, the unique counter (one insert into the kind's table tells,
+// however many writes race), on one of the survey's counter rows picked at random; and the
+// respondent's last time of that kind.
+func countInteraction(b *pgx.Batch, surveyID, respondent string, kind interaction, at int64) {
+	b.Queue(`WITH first AS (INSERT INTO `+kind.firsts+` (survey_id, respondent) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
+		UPDATE survey_stats SET `+kind.total+` = `+kind.total+` + 1, `+kind.uniques+` = `+kind.uniques+` + (SELECT COUNT(*) FROM first)
+		WHERE survey_id = $1 AND shard = $3`, surveyID, respondent, rand.IntN(statsShards))
+	queueTouch(b, surveyID, respondent, kind.column, at)
+}
+
+// queueTouch queues moving one of a respondent's last-interaction times forward to at.
+func queueTouch(b *pgx.Batch, surveyID, respondent, column string, at int64) {
+	b.Queue(`INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES ($1, $2, $3)
+		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = GREATEST(COALESCE(respondents.`+column+`, $3), $3)`,
+		surveyID, respondent, at)
 }
 
 const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, created_at, updated_at`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,6 +27,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	if err != nil {
 		return fmt.Errorf("create survey: %w", err)
 	}
+	defer s.cache.dropSurvey(sv.ID)
 	return s.tx(ctx, "create survey "+sv.ID, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
 			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -66,6 +68,8 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	if err := s.checkOpen("update survey"); err != nil {
 		return err
 	}
+	defer s.announce(ctx, "survey:"+sv.ID)
+	defer s.cache.dropSurvey(sv.ID)
 	tag, err := s.pool.Exec(ctx, `UPDATE surveys SET status = $1, definition = $2, webhook_url = $3, webhook_secret = $4,
 		previous_secret = $5, previous_secret_expiry = $6, updated_at = GREATEST($7, updated_at + 1) WHERE id = $8 AND team_id = $9`,
 		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
@@ -104,22 +108,42 @@ func scanSurvey(row pgx.Row) (store.Survey, error) {
 
 // Survey implements store.Store.
 func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	sv, err := s.SharedSurvey(ctx, teamID, id)
+	if err != nil {
+		return store.Survey{}, err
+	}
+	// The caller's own questions slice, so changing it does not change the cached survey.
+	sv.Questions = slices.Clone(sv.Questions)
+	return sv, nil
+}
+
+// SharedSurvey implements store.SharedSurveyReader: the survey as the read cache holds it.
+func (s *Store) SharedSurvey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	sv, err := s.surveyByID(ctx, id)
+	if err != nil {
+		return store.Survey{}, err
+	}
+	if sv.TeamID != teamID {
+		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
+	}
+	return sv, nil
+}
+
+// surveyByID returns a survey of any team, from the read cache while it is fresh. It may be
+// shared with the cache: treat it as read-only.
+func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error) {
 	if err := s.checkOpen("survey " + id); err != nil {
 		return store.Survey{}, err
 	}
-	sv, err := scanSurvey(s.pool.QueryRow(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = $1 AND team_id = $2`, id, teamID))
-	return sv, s.mapErr(err, "survey "+id)
-}
-
-// surveyByID returns a survey of any team.
-func (s *Store) surveyByID(ctx context.Context, q querier, id string) (store.Survey, error) {
-	sv, err := scanSurvey(q.QueryRow(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = $1`, id))
-	return sv, s.mapErr(err, "survey "+id)
-}
-
-// querier is what both the pool and a transaction query with.
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	if sv, ok := s.cache.survey(id); ok {
+		return sv, nil
+	}
+	sv, err := scanSurvey(s.pool.QueryRow(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = $1`, id))
+	if err != nil {
+		return store.Survey{}, s.mapErr(err, "survey "+id)
+	}
+	s.cache.putSurvey(sv)
+	return sv, nil
 }
 
 // Surveys implements store.Store.

@@ -48,6 +48,7 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	if err := s.checkOpen("add key"); err != nil {
 		return err
 	}
+	defer s.cache.dropKeys()
 	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys (id, team_id, kind, hash, hint, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 		k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, ms(k.CreatedAt))
 	return s.mapErr(err, "add key")
@@ -74,9 +75,16 @@ func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, err
 	if err := s.checkOpen("look up key"); err != nil {
 		return store.Key{}, err
 	}
-	k, err := scanKey(s.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`,
-		store.HashKey(plaintext)))
-	return k, s.mapErr(err, "look up key")
+	hash := store.HashKey(plaintext)
+	if k, ok := s.cache.key(string(hash)); ok {
+		return k, nil
+	}
+	k, err := scanKey(s.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash))
+	if err != nil {
+		return store.Key{}, s.mapErr(err, "look up key")
+	}
+	s.cache.putKey(string(hash), k)
+	return k, nil
 }
 
 // Keys implements store.Store.
@@ -97,6 +105,8 @@ func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Tim
 	if err := s.checkOpen("revoke key"); err != nil {
 		return err
 	}
+	defer s.announce(ctx, "keys")
+	defer s.cache.dropKeys()
 	tag, err := s.pool.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND team_id = $3`,
 		ms(at), keyID, teamID)
 	if err != nil {

@@ -46,7 +46,13 @@ CREATE TABLE responses (
 CREATE INDEX responses_created ON responses (survey_id, created_at DESC, id DESC);
 CREATE INDEX responses_respondent ON responses (survey_id, respondent, created_at DESC, id DESC);
 
--- A respondent's latest interactions, and whether each kind was ever counted as unique.
+-- Who ever responded, viewed or dismissed: a row's insert (ON CONFLICT DO NOTHING) tells a
+-- first time, once, however many writes race, so the unique counters stay exact.
+CREATE TABLE responders (survey_id text NOT NULL, respondent text NOT NULL, PRIMARY KEY (survey_id, respondent));
+CREATE TABLE viewers (LIKE responders INCLUDING ALL);
+CREATE TABLE dismissers (LIKE responders INCLUDING ALL);
+
+-- A respondent's latest interactions.
 CREATE TABLE respondents (
     survey_id         text NOT NULL REFERENCES surveys(id),
     respondent        text NOT NULL,
