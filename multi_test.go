@@ -8,17 +8,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres"
+	"github.com/svc-feedback/svc/store/postgres/pgtest"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -52,30 +50,8 @@ func newCluster(t *testing.T, webhookURL string, before ...func(st *postgres.Sto
 
 func newClusterWith(t *testing.T, webhookURL string, cfg clusterConfig) *cluster {
 	t.Helper()
-	url := os.Getenv("SVC_TEST_POSTGRES")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SVC_TEST_POSTGRES is not set under CI: the PostgreSQL tests must run")
-		}
-		t.Skip("SVC_TEST_POSTGRES is not set (scripts/test sets it)")
-	}
+	url := pgtest.URL(t)
 	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("svc_cluster_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		_ = admin.Close(context.Background())
-	})
-	sep := "?"
-	if strings.Contains(url, "?") {
-		sep = "&"
-	}
 	c := &cluster{t: t, outcomes: make(chan store.DeliveryResult, 1000)}
 	var wg sync.WaitGroup
 	stores := make([]*postgres.Store, 3)
@@ -84,7 +60,7 @@ func newClusterWith(t *testing.T, webhookURL string, cfg clusterConfig) *cluster
 		wg.Add(1)
 		go func() { // started together: the migrations must take turns
 			defer wg.Done()
-			stores[i], errs[i] = postgres.Open(ctx, url+sep+"search_path="+schema, nil)
+			stores[i], errs[i] = postgres.Open(ctx, url, nil)
 		}()
 	}
 	wg.Wait()
@@ -95,6 +71,7 @@ func newClusterWith(t *testing.T, webhookURL string, cfg clusterConfig) *cluster
 	}
 	c.stores = stores
 	st := stores[0]
+	var err error
 	if err := st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme"}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,48 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/store/postgres/pgtest"
 )
-
-// postgresURL returns a URL of the test database on a schema of its own, dropped at the end,
-// from SVC_TEST_POSTGRES (scripts/test sets it); without it the test skips, except under CI.
-func postgresURL(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("SVC_TEST_POSTGRES")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SVC_TEST_POSTGRES is not set under CI: the PostgreSQL tests must run")
-		}
-		t.Skip("SVC_TEST_POSTGRES is not set (scripts/test sets it)")
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("svc_server_test_%d", os.Getpid())
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		_ = admin.Close(context.Background())
-	})
-	sep := "?"
-	if strings.Contains(url, "?") {
-		sep = "&"
-	}
-	return url + sep + "search_path=" + schema
-}
 
 // The server runs on PostgreSQL when -db is a postgres:// URL: the demo's keys and survey are
 // made there, a response is stored and listed, and the key commands work on it too.
@@ -50,7 +15,7 @@ func TestServerOnPostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
-	db := postgresURL(t)
+	db := pgtest.URL(t)
 	bin := buildServer(t)
 	p := startServer(t, bin, "-db", db)
 	vars := map[string]string{}
