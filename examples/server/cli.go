@@ -109,8 +109,8 @@ func (c *cli) flags(cmd string) *flag.FlagSet {
 }
 
 // parse parses a subcommand's flags, turning a bad command line into errUsage, and checks that
-// it has want positional arguments.
-func (c *cli) parse(fs *flag.FlagSet, args []string, want int) error {
+// it has want positional arguments and every flag named in needs.
+func (c *cli) parse(fs *flag.FlagSet, args []string, want int, needs ...string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -121,7 +121,21 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, want int) error {
 		fs.Usage()
 		return usageError("%s takes %d argument(s), got %d", fs.Name(), want, fs.NArg())
 	}
-	return nil
+	return required(fs, needs...)
+}
+
+// withStore opens the subcommand's database, runs fn on it and closes it, reporting the close's
+// error too: a command has not done its work until the store is closed.
+func (c *cli) withStore(ctx context.Context, fn func(st store.Store) error) error {
+	st, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(st); err != nil {
+		st.Close()
+		return err
+	}
+	return st.Close()
 }
 
 // open opens the database of a subcommand.
@@ -145,32 +159,23 @@ func teamCreate(ctx context.Context, c *cli, args []string) error {
 	fs := c.flags("team create")
 	id := fs.String("id", "", "the team's id (required)")
 	name := fs.String("name", "", "the team's name (required)")
-	if err := c.parse(fs, args, 0); err != nil {
+	if err := c.parse(fs, args, 0, "id", "name"); err != nil {
 		return err
 	}
-	if err := required(fs, "id", "name"); err != nil {
-		return err
-	}
-	st, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.CreateTeam(ctx, store.Team{ID: *id, Name: *name}); err != nil {
-		return fmt.Errorf("create team %s: %w", *id, err)
-	}
-	fmt.Fprintf(c.stdout, "created team %s\n", *id)
-	return st.Close()
+	return c.withStore(ctx, func(st store.Store) error {
+		if err := st.CreateTeam(ctx, store.Team{ID: *id, Name: *name}); err != nil {
+			return fmt.Errorf("create team %s: %w", *id, err)
+		}
+		fmt.Fprintf(c.stdout, "created team %s\n", *id)
+		return nil
+	})
 }
 
 func keyCreate(ctx context.Context, c *cli, args []string) error {
 	fs := c.flags("key create")
 	team := fs.String("team", "", "the team's id (required)")
 	kind := fs.String("kind", "", "publishable (for the widget) or secret (for backends) (required)")
-	if err := c.parse(fs, args, 0); err != nil {
-		return err
-	}
-	if err := required(fs, "team", "kind"); err != nil {
+	if err := c.parse(fs, args, 0, "team", "kind"); err != nil {
 		return err
 	}
 	k := store.KeyKind(*kind)
@@ -178,76 +183,58 @@ func keyCreate(ctx context.Context, c *cli, args []string) error {
 		fs.Usage()
 		return usageError("-kind must be publishable or secret, not %q", *kind)
 	}
-	st, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	plaintext, key, err := store.CreateKey(ctx, st, *team, k, time.Now())
-	if err != nil {
-		return err
-	}
-	// The key alone on stdout, for scripts; what it is on stderr.
-	fmt.Fprintln(c.stdout, plaintext)
-	fmt.Fprintf(c.stderr, "created %s key %s for team %s; it is shown only this once\n", k, key.ID, *team)
-	return st.Close()
+	return c.withStore(ctx, func(st store.Store) error {
+		plaintext, key, err := store.CreateKey(ctx, st, *team, k, time.Now())
+		if err != nil {
+			return err
+		}
+		// The key alone on stdout, for scripts; what it is on stderr.
+		fmt.Fprintln(c.stdout, plaintext)
+		fmt.Fprintf(c.stderr, "created %s key %s for team %s; it is shown only this once\n", k, key.ID, *team)
+		return nil
+	})
 }
 
 func keyList(ctx context.Context, c *cli, args []string) error {
 	fs := c.flags("key list")
 	team := fs.String("team", "", "the team's id (required)")
-	if err := c.parse(fs, args, 0); err != nil {
+	if err := c.parse(fs, args, 0, "team"); err != nil {
 		return err
 	}
-	if err := required(fs, "team"); err != nil {
-		return err
-	}
-	st, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if _, err := st.Team(ctx, *team); err != nil {
-		return fmt.Errorf("team %s: %w", *team, err)
-	}
-	keys, err := st.Keys(ctx, *team)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tENDS WITH\tCREATED\tREVOKED")
-	for _, k := range keys {
-		revoked := "-"
-		if k.RevokedAt != nil {
-			revoked = k.RevokedAt.UTC().Format(time.RFC3339)
+	return c.withStore(ctx, func(st store.Store) error {
+		if _, err := st.Team(ctx, *team); err != nil {
+			return fmt.Errorf("team %s: %w", *team, err)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Kind, k.Hint, k.CreatedAt.UTC().Format(time.RFC3339), revoked)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return st.Close()
+		keys, err := st.Keys(ctx, *team)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tKIND\tENDS WITH\tCREATED\tREVOKED")
+		for _, k := range keys {
+			revoked := "-"
+			if k.RevokedAt != nil {
+				revoked = k.RevokedAt.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Kind, k.Hint, k.CreatedAt.UTC().Format(time.RFC3339), revoked)
+		}
+		return tw.Flush()
+	})
 }
 
 func keyRevoke(ctx context.Context, c *cli, args []string) error {
 	fs := c.flags("key revoke")
 	team := fs.String("team", "", "the team's id (required)")
-	if err := c.parse(fs, args, 1); err != nil {
+	if err := c.parse(fs, args, 1, "team"); err != nil {
 		return err
 	}
-	if err := required(fs, "team"); err != nil {
-		return err
-	}
-	st, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.RevokeKey(ctx, *team, fs.Arg(0), time.Now()); err != nil {
-		return fmt.Errorf("revoke key %s: %w", fs.Arg(0), err)
-	}
-	fmt.Fprintf(c.stdout, "revoked key %s of team %s\n", fs.Arg(0), *team)
-	return st.Close()
+	return c.withStore(ctx, func(st store.Store) error {
+		if err := st.RevokeKey(ctx, *team, fs.Arg(0), time.Now()); err != nil {
+			return fmt.Errorf("revoke key %s: %w", fs.Arg(0), err)
+		}
+		fmt.Fprintf(c.stdout, "revoked key %s of team %s\n", fs.Arg(0), *team)
+		return nil
+	})
 }
 
 func fixtureImport(ctx context.Context, c *cli, args []string) error {
@@ -255,50 +242,36 @@ func fixtureImport(ctx context.Context, c *cli, args []string) error {
 	if err := c.parse(fs, args, 1); err != nil {
 		return err
 	}
-	st, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	log := slog.New(slog.NewTextHandler(c.stderr, nil))
-	if _, err := importFile(ctx, st, fs.Arg(0), log); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stdout, "imported %s\n", fs.Arg(0))
-	return st.Close()
+	return c.withStore(ctx, func(st store.Store) error {
+		if _, err := importFile(ctx, st, fs.Arg(0), slog.New(slog.NewTextHandler(c.stderr, nil))); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stdout, "imported %s\n", fs.Arg(0))
+		return nil
+	})
 }
 
 func fixtureExport(ctx context.Context, c *cli, args []string) error {
 	fs := c.flags("fixture export")
 	team := fs.String("team", "", "the team's id (required)")
 	out := fs.String("o", "", "the file to write; standard output when absent")
-	if err := c.parse(fs, args, 0); err != nil {
+	if err := c.parse(fs, args, 0, "team"); err != nil {
 		return err
 	}
-	if err := required(fs, "team"); err != nil {
-		return err
-	}
-	st, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ft, err := store.ExportSurveys(ctx, st, *team)
-	if err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(store.Fixture{Teams: []store.FixtureTeam{ft}}, "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	if *out == "" {
-		_, err = c.stdout.Write(b)
-	} else {
-		err = os.WriteFile(*out, b, 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	return st.Close()
+	return c.withStore(ctx, func(st store.Store) error {
+		ft, err := store.ExportSurveys(ctx, st, *team)
+		if err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(store.Fixture{Teams: []store.FixtureTeam{ft}}, "", "  ")
+		if err != nil {
+			return err
+		}
+		b = append(b, '\n')
+		if *out == "" {
+			_, err = c.stdout.Write(b)
+			return err
+		}
+		return os.WriteFile(*out, b, 0o644)
+	})
 }
