@@ -9,9 +9,31 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/svc-feedback/svc/store"
 )
 
+// migrate applies the pending migrations, trying again for a while when the database is locked:
+// processes opening a new file together (replicas started at once) each switch it to WAL and
+// migrate it, and SQLite answers some of those steps "database is locked" at once rather than
+// waiting out the busy timeout.
 func migrate(ctx context.Context, db *sql.DB) error {
+	wait := 20 * time.Millisecond
+	for tries := 1; ; tries++ {
+		err := migrateOnce(ctx, db)
+		if err == nil || constraintSentinel(err) != store.ErrUnavailable || tries == 30 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 500*time.Millisecond)
+	}
+}
+
+func migrateOnce(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return err

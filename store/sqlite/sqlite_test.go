@@ -258,3 +258,31 @@ func TestResponsesRoundTripOddValues(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenTogether opens one new database file from three stores at once, again and again, as
+// replicas started together do: every open succeeds. Before migrate tried again on a locked
+// database, about one open in 45 failed with "database is locked".
+func TestOpenTogether(t *testing.T) {
+	for round := range 20 {
+		path := filepath.Join(t.TempDir(), fmt.Sprint("svc", round, ".db"))
+		var wg sync.WaitGroup
+		errs := make([]error, 3)
+		for i := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := sqlite.Open(t.Context(), path, nil)
+				if err == nil {
+					err = s.Close()
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, store %d: %v", round, i, err)
+			}
+		}
+	}
+}
