@@ -46,20 +46,26 @@ func storedScores(data []byte, questions []survey.Question) ([]score, error) {
 }
 
 // queueRatings queues adding delta to the counts of each score, in the totals and in every
-// rollup at the buckets of createdAt, on one row of each, picked at random.
+// rollup at the buckets of createdAt, on one row of each, picked at random: one statement a
+// score, its four upserts in one.
 func queueRatings(b *pgx.Batch, surveyID string, sc []score, createdAt int64, delta int) {
 	for _, c := range sc {
-		shard := rand.IntN(statsShards)
-		b.Queue(`INSERT INTO rating_totals (survey_id, question_id, score, shard, n) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (survey_id, question_id, score, shard) DO UPDATE SET n = rating_totals.n + excluded.n`,
-			surveyID, c.question, c.n, shard, delta)
-		for i, table := range rollupTables {
-			b.Queue(`INSERT INTO `+table+` (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $3, $4, $5, $6)
-				ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = `+table+`.n + excluded.n`,
-				surveyID, c.question, rollup.FloorDiv(createdAt, rollup.Sizes[i]), c.n, shard, delta)
-		}
+		b.Queue(upsertRatings, surveyID, c.question, c.n, rand.IntN(statsShards), delta,
+			rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
 	}
 }
+
+// upsertRatings adds $5 to score $3 of question $2 of survey $1, on row $4, in the totals and
+// at day $6, hour $7 and minute $8.
+var upsertRatings = `WITH
+	totals AS (INSERT INTO rating_totals (survey_id, question_id, score, shard, n) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (survey_id, question_id, score, shard) DO UPDATE SET n = rating_totals.n + excluded.n),
+	days AS (INSERT INTO rating_days (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $6, $3, $4, $5)
+		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_days.n + excluded.n),
+	hours AS (INSERT INTO rating_hours (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $7, $3, $4, $5)
+		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_hours.n + excluded.n)
+	INSERT INTO rating_minutes (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $8, $3, $4, $5)
+		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_minutes.n + excluded.n`
 
 // RatingCounts implements store.Store with store/internal/rollup: whole days, hours and
 // minutes from the rollups, and only the partial minutes at a range's edges from the answers,

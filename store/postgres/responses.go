@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -34,19 +35,29 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		resp    store.Response
 		created bool
 	)
-	err = s.tx(ctx, "put response "+w.ID, func(tx pgx.Tx) error {
-		created = false
-		tag, err := tx.Exec(ctx, `INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (survey_id, id) DO NOTHING`,
+	err = s.pipelined(ctx, "put response "+w.ID, func(conn querier) error {
+		// First round trip: BEGIN and the insert, which tells whether the response is new.
+		var b1 pgx.Batch
+		b1.Queue(`BEGIN`)
+		b1.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
 			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at)
-		if err != nil {
-			return err
+		br := conn.SendBatch(ctx, &b1)
+		_, err := br.Exec()
+		if err == nil {
+			err = br.QueryRow().Scan(&created)
 		}
-		if tag.RowsAffected() == 0 {
-			resp, err = s.updated(ctx, tx, w, sv, data, meta, at)
+		cerr := br.Close()
+		switch {
+		case errors.Is(err, pgx.ErrNoRows) && cerr == nil: // the id is taken: an update
+			resp, err = s.updated(ctx, conn, w, sv, data, meta, at)
 			return err
+		case err != nil:
+			return err
+		case cerr != nil:
+			return cerr
 		}
-		created = true
+		// Second: everything that follows from a new response, and the commit.
 		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
 			Telemetry: w.Telemetry, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
 		var b pgx.Batch
@@ -57,7 +68,8 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 				VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at)
 			b.Queue(`SELECT pg_notify($1, '')`, deliveriesChannel)
 		}
-		return tx.SendBatch(ctx, &b).Close()
+		b.Queue(`COMMIT`)
+		return conn.SendBatch(ctx, &b).Close()
 	})
 	if err != nil {
 		return store.Response{}, false, err
@@ -65,16 +77,43 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	return resp, created, nil
 }
 
+// querier is a connection the write paths send to: a pooled connection inside a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// pipelined runs fn on a pooled connection, for a transaction that fn begins and commits inside
+// its batches, so that BEGIN and COMMIT cost no round trips of their own. After an error it
+// rolls back whatever fn left open.
+func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier) error) error {
+	if err := s.checkOpen(what); err != nil {
+		return err
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return s.mapErr(err, what)
+	}
+	defer conn.Release()
+	if err := fn(conn.Conn()); err != nil {
+		if _, rerr := conn.Exec(context.Background(), `ROLLBACK`); rerr != nil {
+			conn.Conn().Close(context.Background()) // in no known state: not back into the pool
+		}
+		return s.mapErr(err, what)
+	}
+	return nil
+}
+
 // updated replaces the answers of an existing response of the same respondent; an imported
 // write changes nothing.
-func (s *Store) updated(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, sv store.Survey, data, meta string, at int64) (store.Response, error) {
+func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, sv store.Survey, data, meta string, at int64) (store.Response, error) {
 	old, err := scanResponse(tx.QueryRow(ctx, `SELECT `+responseColumns+` FROM responses WHERE survey_id = $1 AND id = $2 FOR UPDATE`,
 		w.SurveyID, w.ID))
 	switch {
 	case err != nil:
 		return store.Response{}, err
 	case w.Imported:
-		return old, nil
+		return old, tx.SendBatch(ctx, commitBatch()).Close()
 	case old.Respondent != w.Respondent:
 		return store.Response{}, store.Conflictf("the id belongs to another respondent's response")
 	}
@@ -89,11 +128,19 @@ func (s *Store) updated(ctx context.Context, tx pgx.Tx, w store.ResponseWrite, s
 	// The scores move in the rollups, which stay on the response's creation time.
 	queueRatings(&b, w.SurveyID, oldScores, ms(old.CreatedAt), -1)
 	queueRatings(&b, w.SurveyID, scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
+	b.Queue(`COMMIT`)
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
 		Telemetry: w.Telemetry, CreatedAt: old.CreatedAt, UpdatedAt: fromMS(at)}, nil
+}
+
+// commitBatch is a batch of COMMIT alone.
+func commitBatch() *pgx.Batch {
+	var b pgx.Batch
+	b.Queue(`COMMIT`)
+	return &b
 }
 
 // interaction is a kind of interaction a respondent has with a survey: the table of who ever
