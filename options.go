@@ -64,8 +64,8 @@ type RateLimit struct {
 	// RemoteAddr, an IPv6 address counting as its /64. Behind a trusted reverse proxy, return
 	// the address it reports.
 	ClientAddr func(r *http.Request) string
-	// MaxBuckets bounds the limiter's memory, about 230 bytes a bucket; zero means 100,000
-	// (about 22 MB).
+	// MaxBuckets bounds the limiter's memory, about 250 bytes a bucket; zero means 100,000
+	// (22-26 MB).
 	// Past it the bucket used longest ago is forgotten, so limiting never stops.
 	MaxBuckets int
 }
