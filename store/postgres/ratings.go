@@ -13,6 +13,11 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
+// ratingShards is how many rows each rating count is spread over: fewer than the counters',
+// since a score distribution reads every row of its buckets, and a rating row is shared only by
+// writes of one score in one minute.
+const ratingShards = 2
+
 // rollupTables are the per-bucket rating count tables, in the order of rollup.Sizes.
 var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 
@@ -50,7 +55,7 @@ func storedScores(data []byte, questions []survey.Question) ([]score, error) {
 // score, its four upserts in one.
 func queueRatings(b *pgx.Batch, surveyID string, sc []score, createdAt int64, delta int) {
 	for _, c := range sc {
-		b.Queue(upsertRatings, surveyID, c.question, c.n, rand.IntN(statsShards), delta,
+		b.Queue(upsertRatings, surveyID, c.question, c.n, rand.IntN(ratingShards), delta,
 			rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
 	}
 }
