@@ -141,8 +141,10 @@ type Response struct {
 	Respondent     string            `json:"respondent"`
 	Data           survey.Answers    `json:"data"`
 	ClientMetadata map[string]string `json:"clientMetadata"`
-	CreatedAt      time.Time         `json:"createdAt"`
-	UpdatedAt      time.Time         `json:"updatedAt"`
+	// Finished tells that the respondent finished the survey.
+	Finished  bool      `json:"finished"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // UnmarshalJSON reads a response. An answer of a shape this version does not know (written by a
@@ -224,6 +226,8 @@ type Stats struct {
 	UniqueDismissers int64 `json:"uniqueDismissers"`
 	TotalResponses   int64 `json:"totalResponses"`
 	UniqueResponders int64 `json:"uniqueResponders"`
+	// FinishedResponses counts the responses whose respondent finished the survey.
+	FinishedResponses int64 `json:"finishedResponses"`
 }
 
 // GetStats returns a survey's engagement statistics.

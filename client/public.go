@@ -87,6 +87,9 @@ type ResponseInput struct {
 	Data       survey.Answers    `json:"data"`
 	Metadata   map[string]string `json:"metadata"`
 	Telemetry  *string           `json:"telemetry,omitempty"`
+	// Finished marks the response finished (send it with the last answer); a finished response
+	// stays finished.
+	Finished bool `json:"finished,omitempty"`
 }
 
 // PutResult is the reply of PutResponse, the same for a create and an update.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,6 +166,8 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 		b = append(b, rawOrEmpty(r.Data)...)
 		b = append(b, `,"clientMetadata":`...)
 		b = append(b, rawOrEmpty(r.Metadata)...)
+		b = append(b, `,"finished":`...)
+		b = strconv.AppendBool(b, r.Finished)
 		b = append(b, `,"createdAt":"`...)
 		b = appendTime(b, r.CreatedAt)
 		b = append(b, `","updatedAt":"`...)
@@ -215,12 +218,13 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 		return err
 	}
 	type statsJSON struct {
-		TotalViews       int64 `json:"totalViews"`
-		UniqueViewers    int64 `json:"uniqueViewers"`
-		TotalDismissals  int64 `json:"totalDismissals"`
-		UniqueDismissers int64 `json:"uniqueDismissers"`
-		TotalResponses   int64 `json:"totalResponses"`
-		UniqueResponders int64 `json:"uniqueResponders"`
+		TotalViews        int64 `json:"totalViews"`
+		UniqueViewers     int64 `json:"uniqueViewers"`
+		TotalDismissals   int64 `json:"totalDismissals"`
+		UniqueDismissers  int64 `json:"uniqueDismissers"`
+		TotalResponses    int64 `json:"totalResponses"`
+		UniqueResponders  int64 `json:"uniqueResponders"`
+		FinishedResponses int64 `json:"finishedResponses"`
 	}
 	h.writeJSON(w, http.StatusOK, struct {
 		Data statsJSON `json:"data"`

@@ -290,9 +290,14 @@ func TestStats(t *testing.T) {
 	e.putResponse(e.survA.ID, e.ids.New(), "ann", `{}`)
 	e.putResponse(e.survA.ID, e.ids.New(), "ann", `{}`)
 	e.putResponse(e.survA.ID, e.ids.New(), "cat", `{}`)
+	// cat finishes, then writes again without saying so: still one finished response.
+	catID := e.ids.New()
+	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+catID, `{"respondent":"cat","data":{},"metadata":{},"finished":true}`), 200, "")
+	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+catID, `{"respondent":"cat","data":{},"metadata":{}}`), 200, "")
+	wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+e.ids.New(), `{"respondent":"cat","data":{},"metadata":{},"finished":"yes"}`), 400, "invalid_request")
 	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/stats")
 	wantStatus(t, rec, 200, "")
-	want := `{"data":{"totalViews":3,"uniqueViewers":2,"totalDismissals":1,"uniqueDismissers":1,"totalResponses":3,"uniqueResponders":2}}` + "\n"
+	want := `{"data":{"totalViews":3,"uniqueViewers":2,"totalDismissals":1,"uniqueDismissers":1,"totalResponses":4,"uniqueResponders":2,"finishedResponses":1}}` + "\n"
 	if rec.Body.String() != want {
 		t.Errorf("stats = %s, want %s", rec.Body, want)
 	}

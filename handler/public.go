@@ -185,7 +185,7 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	}
 	answers := body.Data
 	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: answers,
-		Metadata: body.Metadata, Telemetry: body.Telemetry, At: h.now().UTC()}
+		Metadata: body.Metadata, Telemetry: body.Telemetry, Finished: body.Finished, At: h.now().UTC()}
 	if err := write.Validate(); err != nil {
 		return err
 	}

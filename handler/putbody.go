@@ -18,6 +18,7 @@ type responseBody struct {
 	Metadata   map[string]string
 	HasMeta    bool
 	Telemetry  *string
+	Finished   bool
 }
 
 // decodeResponseBody reads a PUT body's tokens, refusing as it reads whatever the survey
@@ -38,8 +39,10 @@ func decodeResponseBody(body []byte, def *survey.Definition) (responseBody, erro
 			b.Data, err = decodeAnswers(jr, def)
 		case "metadata":
 			b.Metadata, b.HasMeta, err = decodeMetadata(jr)
+		case "finished":
+			b.Finished, err = jr.boolOrNull("finished")
 		default:
-			if err := exactName(name, "respondent", "telemetry", "data", "metadata"); err != nil {
+			if err := exactName(name, "respondent", "telemetry", "data", "metadata", "finished"); err != nil {
 				return err
 			}
 			err = jr.skip() // the widget may send more than svc reads

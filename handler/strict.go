@@ -132,6 +132,21 @@ func (jr *jsonReader) stringOrNull(field string) (*string, error) {
 	return nil, badRequest(fmt.Sprintf("field %q must be a string, not %s", field, tokenKind(t)))
 }
 
+// boolOrNull reads a boolean or null (false) value of the named field.
+func (jr *jsonReader) boolOrNull(field string) (bool, error) {
+	t, err := jr.token()
+	if err != nil {
+		return false, err
+	}
+	switch v := t.(type) {
+	case bool:
+		return v, nil
+	case nil:
+		return false, nil
+	}
+	return false, badRequest(fmt.Sprintf("field %q must be true or false, not %s", field, tokenKind(t)))
+}
+
 // end checks that nothing but white space follows the body's value.
 func (jr *jsonReader) end() error {
 	if _, err := jr.dec.Token(); err != io.EOF {

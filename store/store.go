@@ -257,8 +257,10 @@ type Response struct {
 	Data       json.RawMessage
 	Metadata   json.RawMessage
 	Telemetry  *string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Finished tells that the respondent finished the survey: a write said so, and it stays so.
+	Finished  bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Answers decodes the response's data.
@@ -276,6 +278,9 @@ type ResponseWrite struct {
 	Data       survey.Answers
 	Metadata   map[string]string
 	Telemetry  *string
+	// Finished marks the response finished (the widget's last answer); false leaves it as it
+	// was, since a finished response stays finished.
+	Finished bool
 	// At is the time of the write: the new response's CreatedAt, or an update's UpdatedAt.
 	At time.Time
 	// Imported marks history brought in from elsewhere: it creates a response only if the id
@@ -341,4 +346,6 @@ type Stats struct {
 	UniqueDismissers int64
 	TotalResponses   int64
 	UniqueResponders int64
+	// FinishedResponses counts the responses finished.
+	FinishedResponses int64
 }

@@ -40,7 +40,10 @@ type Response struct {
 	Respondent string             `json:"respondent"`
 	Data       []AnsweredQuestion `json:"data"`
 	Metadata   map[string]string  `json:"metadata"`
-	Survey     Survey             `json:"survey"`
+	// Finished tells whether the respondent had finished the survey when the delivery was
+	// made (false from a sender that does not say).
+	Finished bool   `json:"finished"`
+	Survey   Survey `json:"survey"`
 }
 
 // AnsweredQuestion is one answer with its question.

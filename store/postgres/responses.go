@@ -39,9 +39,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		// First round trip: BEGIN and the insert, which tells whether the response is new.
 		var b1 pgx.Batch
 		b1.Queue(`BEGIN`)
-		b1.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
-			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at)
+		b1.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
+			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, w.Finished)
 		br := conn.SendBatch(ctx, &b1)
 		_, err := br.Exec()
 		if err == nil {
@@ -59,9 +59,12 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		}
 		// Second: everything that follows from a new response, and the commit.
 		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
-			Telemetry: w.Telemetry, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
+			Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
 		var b pgx.Batch
 		countInteraction(&b, w.SurveyID, w.Respondent, responded, at)
+		if w.Finished {
+			queueFinished(&b, w.SurveyID)
+		}
 		queueRatings(&b, w.SurveyID, scores(w.Data, sv.Questions), at, 1)
 		if sv.WebhookURL != "" && !w.Imported {
 			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
@@ -121,9 +124,13 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	if err != nil {
 		return store.Response{}, err
 	}
+	finished := old.Finished || w.Finished // a finished response stays finished
 	var b pgx.Batch
-	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4 WHERE survey_id = $5 AND id = $6`,
-		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
+	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5 WHERE survey_id = $6 AND id = $7`,
+		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
+	if finished && !old.Finished {
+		queueFinished(&b, w.SurveyID)
+	}
 	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
 	// The scores move in the rollups, which stay on the response's creation time.
 	queueRatings(&b, w.SurveyID, oldScores, ms(old.CreatedAt), -1)
@@ -133,7 +140,7 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
-		Telemetry: w.Telemetry, CreatedAt: old.CreatedAt, UpdatedAt: fromMS(at)}, nil
+		Telemetry: w.Telemetry, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: fromMS(at)}, nil
 }
 
 // commitBatch is a batch of COMMIT alone.
@@ -166,6 +173,11 @@ func countInteraction(b *pgx.Batch, surveyID, respondent string, kind interactio
 	queueTouch(b, surveyID, respondent, kind.column, at)
 }
 
+// queueFinished queues counting a response finished, on one of the survey's counter rows.
+func queueFinished(b *pgx.Batch, surveyID string) {
+	b.Queue(`UPDATE survey_stats SET finished = finished + 1 WHERE survey_id = $1 AND shard = $2`, surveyID, rand.IntN(statsShards))
+}
+
 // queueTouch queues moving one of a respondent's last-interaction times forward to at.
 func queueTouch(b *pgx.Batch, surveyID, respondent, column string, at int64) {
 	b.Queue(`INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES ($1, $2, $3)
@@ -173,7 +185,7 @@ func queueTouch(b *pgx.Batch, surveyID, respondent, column string, at int64) {
 		surveyID, respondent, at)
 }
 
-const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, created_at, updated_at`
+const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`
 
 func scanResponse(row pgx.Row) (store.Response, error) {
 	var (
@@ -181,7 +193,7 @@ func scanResponse(row pgx.Row) (store.Response, error) {
 		data, meta        string
 		created, modified int64
 	)
-	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &r.Telemetry, &created, &modified); err != nil {
+	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &r.Telemetry, &r.Finished, &created, &modified); err != nil {
 		return store.Response{}, err
 	}
 	r.Data, r.Metadata = []byte(data), []byte(meta)

@@ -24,7 +24,7 @@ type ratingKey struct {
 // statsDelta is a change to a survey's counters. Unique responders are not among them: each
 // insert of a response counts its respondent itself (see countIfFirstResponse).
 type statsDelta struct {
-	responses, views, uniqueViewers, dismissals, uniqueDismissers int64
+	responses, views, uniqueViewers, dismissals, uniqueDismissers, finished int64
 }
 
 type deltas struct {
@@ -70,6 +70,7 @@ func (d *deltas) merge(o *deltas) {
 		t.uniqueViewers += sd.uniqueViewers
 		t.dismissals += sd.dismissals
 		t.uniqueDismissers += sd.uniqueDismissers
+		t.finished += sd.finished
 	}
 }
 
@@ -94,9 +95,9 @@ func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
 		}
 	}
 	for id, sd := range d.stats {
-		if _, err := tx.Exec(`UPDATE survey_stats SET responses = responses + ?,
-			views = views + ?, unique_viewers = unique_viewers + ?, dismissals = dismissals + ?, unique_dismissers = unique_dismissers + ?
-			WHERE survey_id = ?`, sd.responses, sd.views, sd.uniqueViewers, sd.dismissals, sd.uniqueDismissers, id); err != nil {
+		if _, err := tx.Exec(`UPDATE survey_stats SET responses = responses + ?, views = views + ?, unique_viewers = unique_viewers + ?,
+			dismissals = dismissals + ?, unique_dismissers = unique_dismissers + ?, finished = finished + ?
+			WHERE survey_id = ?`, sd.responses, sd.views, sd.uniqueViewers, sd.dismissals, sd.uniqueDismissers, sd.finished, id); err != nil {
 			return fmt.Errorf("sqlite: update counters: %w", err)
 		}
 	}

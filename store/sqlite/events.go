@@ -82,9 +82,9 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 		return store.Stats{}, err
 	}
 	var st store.Stats
-	err := s.rdb.QueryRowContext(ctx, `SELECT views, unique_viewers, dismissals, unique_dismissers, responses, unique_responders
+	err := s.rdb.QueryRowContext(ctx, `SELECT views, unique_viewers, dismissals, unique_dismissers, responses, unique_responders, finished
 		FROM survey_stats WHERE survey_id = ?`, surveyID).Scan(&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals,
-		&st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders)
+		&st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders, &st.FinishedResponses)
 	if err != nil {
 		return store.Stats{}, s.mapErr(err, "stats of survey "+surveyID)
 	}

@@ -42,9 +42,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	)
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		created = false
-		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
-			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at)
+		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
+			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished)
 		if err != nil {
 			return s.mapErr(err, "put response "+w.ID)
 		}
@@ -57,9 +57,10 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			oldRespondent string
 			oldCreated    int64
 			oldData       []byte
+			oldFinished   bool
 		)
-		err = tx.QueryRow(`SELECT respondent, created_at, data FROM responses WHERE survey_id = ? AND id = ?`,
-			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData)
+		err = tx.QueryRow(`SELECT respondent, created_at, data, finished FROM responses WHERE survey_id = ? AND id = ?`,
+			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData, &oldFinished)
 		switch {
 		case err != nil:
 			return s.mapErr(err, "put response "+w.ID)
@@ -73,7 +74,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		if err := json.Unmarshal(oldData, &old); err != nil {
 			return fmt.Errorf("put response %s: stored data: %w", w.ID, err)
 		}
-		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, scores(old, sv.Questions), sc)
+		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, scores(old, sv.Questions), sc)
 		return err
 	})
 	if err != nil {
@@ -93,7 +94,11 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 	if err := countIfFirstResponse(tx, w.SurveyID, w.Respondent, w.ID); err != nil {
 		return store.Response{}, err
 	}
-	s.op.statsOf(w.SurveyID).responses++
+	st := s.op.statsOf(w.SurveyID)
+	st.responses++
+	if w.Finished {
+		st.finished++
+	}
 	if hook != "" && !w.Imported {
 		if _, err := tx.Exec(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, at, at); err != nil {
@@ -102,16 +107,20 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 	}
 	t := fromMS(at)
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-		Telemetry: w.Telemetry, CreatedAt: t, UpdatedAt: t}, nil
+		Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: t, UpdatedAt: t}, nil
 }
 
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, old, sc []score) (store.Response, error) {
-	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ? WHERE survey_id = ? AND id = ?`,
-		data, meta, w.Telemetry, at, w.SurveyID, w.ID)
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, wasFinished bool, old, sc []score) (store.Response, error) {
+	finished := wasFinished || w.Finished // a finished response stays finished
+	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ? WHERE survey_id = ? AND id = ?`,
+		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, s.mapErr(err, "update response "+w.ID)
+	}
+	if finished && !wasFinished {
+		s.op.statsOf(w.SurveyID).finished++
 	}
 	for _, o := range old {
 		s.op.rating(w.SurveyID, o.question, o.n, createdAt, -1)
@@ -125,10 +134,10 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-		Telemetry: w.Telemetry, CreatedAt: fromMS(createdAt), UpdatedAt: fromMS(at)}, nil
+		Telemetry: w.Telemetry, Finished: finished, CreatedAt: fromMS(createdAt), UpdatedAt: fromMS(at)}, nil
 }
 
-const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, created_at, updated_at`
+const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`
 
 func scanResponse(row interface{ Scan(...any) error }) (store.Response, error) {
 	var (
@@ -137,7 +146,7 @@ func scanResponse(row interface{ Scan(...any) error }) (store.Response, error) {
 		telemetry         sql.NullString
 		created, modified int64
 	)
-	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &telemetry, &created, &modified); err != nil {
+	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &telemetry, &r.Finished, &created, &modified); err != nil {
 		return store.Response{}, err
 	}
 	r.Data, r.Metadata = data, meta
@@ -204,7 +213,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 func responsesQuery(q store.ResponseQuery) (string, []any) {
 	// Data and metadata come as one value, joined by a NUL byte (which JSON text never
 	// contains): each value the driver hands out costs two allocations.
-	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at FROM responses WHERE survey_id = +?`
+	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at, finished FROM responses WHERE survey_id = +?`
 	args := []any{q.SurveyID}
 	if q.Respondent != "" {
 		sqlq += ` AND respondent = +?`
@@ -236,9 +245,10 @@ func appendResponseRows(page []store.Response, rows driver.Rows, q store.Respons
 		id, respondent    string
 		both              []byte
 		created, modified int64
+		finished          int64
 	)
-	values := make([]driver.Value, 5)
-	dest := []any{&id, &respondent, &both, &created, &modified}
+	values := make([]driver.Value, 6)
+	dest := []any{&id, &respondent, &both, &created, &modified, &finished}
 	limit, size := q.Limit, 0
 	for len(page) <= limit {
 		if err := rows.Next(values); err == io.EOF {
@@ -256,7 +266,7 @@ func appendResponseRows(page []store.Response, rows driver.Rows, q store.Respons
 		// Capped, so that appending to the data cannot overwrite the metadata after it.
 		data, meta := both[:end:end], both[end+1:]
 		page = append(page, store.Response{ID: id, SurveyID: q.SurveyID, Respondent: respondent, Data: data, Metadata: meta,
-			CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
+			Finished: finished != 0, CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
 		if size += len(both) - 1; q.MaxBytes > 0 && size >= q.MaxBytes && len(page) < limit {
 			limit = len(page) // the page is full by size: one more row tells whether more follow
 		}

@@ -299,3 +299,45 @@ func testResponseListMaxBytes(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// testResponseFinished: a write may mark a response finished; it stays finished whatever later
+// writes say, shows in lists and reads, and each response counts once among the finished.
+func testResponseFinished(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := mustSurvey(t, s, newSurvey("a", t0))
+	w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0}
+	if r, _ := put(t, s, w); r.Finished {
+		t.Errorf("a response written without finished is finished")
+	}
+	w.Finished, w.At = true, t0.Add(time.Minute)
+	if r, _ := put(t, s, w); !r.Finished {
+		t.Errorf("PutResponse with Finished returned %+v, want it finished", r)
+	}
+	w.Finished, w.At = false, t0.Add(2*time.Minute)
+	if r, _ := put(t, s, w); !r.Finished {
+		t.Errorf("a later write without Finished unfinished the response")
+	}
+	other := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "bob", Data: survey.Answers{}, At: t0, Finished: true}
+	put(t, s, other)
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "cat", Data: survey.Answers{}, At: t0})
+	got, err := s.Response(ctx, sv.ID, w.ID)
+	if err != nil || !got.Finished {
+		t.Errorf("Response = %+v, %v; want finished", got, err)
+	}
+	page, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finished := map[string]bool{}
+	for _, r := range page {
+		finished[r.Respondent] = r.Finished
+	}
+	if diff := cmp.Diff(map[string]bool{"ann": true, "bob": true, "cat": false}, finished); diff != "" {
+		t.Errorf("finished in the list (-want +got):\n%s", diff)
+	}
+	st, err := s.Stats(ctx, sv.ID)
+	if err != nil || st.FinishedResponses != 2 || st.TotalResponses != 3 {
+		t.Errorf("Stats = %+v, %v; want 3 responses, 2 finished", st, err)
+	}
+}

@@ -30,6 +30,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseConcurrentCreate", testResponseConcurrentCreate},
 		{"ResponseList", testResponseList},
 		{"ResponseListMaxBytes", testResponseListMaxBytes},
+		{"ResponseFinished", testResponseFinished},
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},
 		{"RatingCountsAnyRange", testRatingCountsAnyRange},

@@ -39,6 +39,7 @@ CREATE TABLE responses (
     data       text NOT NULL,
     metadata   text NOT NULL,
     telemetry  text,
+    finished   boolean NOT NULL DEFAULT false,
     created_at bigint NOT NULL,
     updated_at bigint NOT NULL,
     PRIMARY KEY (survey_id, id)
@@ -82,6 +83,7 @@ CREATE TABLE survey_stats (
     unique_dismissers bigint NOT NULL DEFAULT 0,
     responses         bigint NOT NULL DEFAULT 0,
     unique_responders bigint NOT NULL DEFAULT 0,
+    finished          bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (survey_id, shard)
 );
 
