@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 const deliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.round_attempts, d.last_status,
@@ -109,7 +110,7 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list deliveries")
 	}
-	page, next := trim(page, limit, func(d store.Delivery) store.Cursor { return store.Cursor{CreatedAt: d.CreatedAt, ID: d.ID} })
+	page, next := sqlrow.Trim(page, limit, func(d store.Delivery) store.Cursor { return store.Cursor{CreatedAt: d.CreatedAt, ID: d.ID} })
 	return page, next, nil
 }
 

@@ -2,15 +2,13 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store/internal/rollup"
-	"github.com/svc-feedback/svc/survey"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // ratingShards is how many rows each rating count is spread over: fewer than the counters',
@@ -21,41 +19,12 @@ const ratingShards = 2
 // rollupTables are the per-bucket rating count tables, in the order of rollup.Sizes.
 var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 
-// score is a response's answer to a rating question.
-type score struct {
-	question string
-	n        int
-}
-
-// scores picks the answers to the survey's rating questions out of a response's data.
-func scores(data survey.Answers, questions []survey.Question) []score {
-	var out []score
-	for i := range questions {
-		if questions[i].Type() != survey.TypeRating {
-			continue
-		}
-		if n, ok := data[questions[i].ID].(survey.Number); ok {
-			out = append(out, score{questions[i].ID, int(n)})
-		}
-	}
-	return out
-}
-
-// storedScores are the scores of a response's stored data.
-func storedScores(data []byte, questions []survey.Question) ([]score, error) {
-	var a survey.Answers
-	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf("stored answers: %w", err)
-	}
-	return scores(a, questions), nil
-}
-
 // queueRatings queues adding delta to the counts of each score, in the totals and in every
 // rollup at the buckets of createdAt, on one row of each, picked at random: one statement a
 // score, its four upserts in one.
-func queueRatings(b *pgx.Batch, surveyID string, sc []score, createdAt int64, delta int) {
+func queueRatings(b *pgx.Batch, surveyID string, sc []sqlrow.Score, createdAt int64, delta int) {
 	for _, c := range sc {
-		b.Queue(upsertRatings, surveyID, c.question, c.n, rand.IntN(ratingShards), delta,
+		b.Queue(upsertRatings, surveyID, c.Question, c.N, rand.IntN(ratingShards), delta,
 			rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
 	}
 }

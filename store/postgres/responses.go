@@ -10,6 +10,7 @@ import (
 
 	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // PutResponse implements store.Store. A created response takes three round trips in all:
@@ -65,7 +66,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		if w.Finished {
 			queueFinished(&b, w.SurveyID)
 		}
-		queueRatings(&b, w.SurveyID, scores(w.Data, sv.Questions), at, 1)
+		queueRatings(&b, w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), at, 1)
 		if sv.WebhookURL != "" && !w.Imported {
 			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 				VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at)
@@ -120,7 +121,7 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	case old.Respondent != w.Respondent:
 		return store.Response{}, store.Conflictf("the id belongs to another respondent's response")
 	}
-	oldScores, err := storedScores(old.Data, sv.Questions)
+	oldScores, err := sqlrow.StoredScores(old.Data, sv.Questions)
 	if err != nil {
 		return store.Response{}, err
 	}
@@ -134,7 +135,7 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
 	// The scores move in the rollups, which stay on the response's creation time.
 	queueRatings(&b, w.SurveyID, oldScores, ms(old.CreatedAt), -1)
-	queueRatings(&b, w.SurveyID, scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
+	queueRatings(&b, w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
 	b.Queue(`COMMIT`)
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err
@@ -256,6 +257,6 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if err := rows.Err(); err != nil {
 		return nil, nil, s.mapErr(err, "list responses")
 	}
-	page, next := trim(page, limit, func(r store.Response) store.Cursor { return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID} })
+	page, next := sqlrow.Trim(page, limit, func(r store.Response) store.Cursor { return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID} })
 	return page, next, nil
 }

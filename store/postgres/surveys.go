@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // statsShards is how many rows a survey's counters are spread over.
@@ -23,7 +23,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	if sv.UpdatedAt.IsZero() {
 		sv.UpdatedAt = sv.CreatedAt
 	}
-	def, err := encodeSurvey(&sv)
+	def, err := sqlrow.EncodeSurvey(&sv)
 	if err != nil {
 		return fmt.Errorf("create survey: %w", err)
 	}
@@ -42,15 +42,6 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	})
 }
 
-// encodeSurvey validates a survey and returns its definition's JSON.
-func encodeSurvey(sv *store.Survey) ([]byte, error) {
-	sv.Definition.Normalize()
-	if err := sv.Validate(); err != nil {
-		return nil, err
-	}
-	return json.Marshal(sv.Definition)
-}
-
 func expiry(sv store.Survey) int64 {
 	if sv.PreviousSecretExpiresAt.IsZero() {
 		return 0
@@ -61,7 +52,7 @@ func expiry(sv store.Survey) int64 {
 // UpdateSurvey implements store.Store. updated_at only moves forward, so it identifies a
 // version of the survey even for two updates within one millisecond.
 func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
-	def, err := encodeSurvey(&sv)
+	def, err := sqlrow.EncodeSurvey(&sv)
 	if err != nil {
 		return fmt.Errorf("update survey: %w", err)
 	}
@@ -82,30 +73,6 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	return nil
 }
 
-const surveyColumns = `id, team_id, status, definition, webhook_url, webhook_secret, previous_secret,
-	previous_secret_expiry, created_at, updated_at`
-
-func scanSurvey(row pgx.Row) (store.Survey, error) {
-	var (
-		sv                     store.Survey
-		status, def            string
-		exp, created, modified int64
-	)
-	if err := row.Scan(&sv.ID, &sv.TeamID, &status, &def, &sv.WebhookURL, &sv.WebhookSecret,
-		&sv.PreviousWebhookSecret, &exp, &created, &modified); err != nil {
-		return store.Survey{}, err
-	}
-	if err := json.Unmarshal([]byte(def), &sv.Definition); err != nil {
-		return store.Survey{}, fmt.Errorf("survey %s: stored definition: %w", sv.ID, err)
-	}
-	sv.Status = store.Status(status)
-	if exp != 0 {
-		sv.PreviousSecretExpiresAt = fromMS(exp)
-	}
-	sv.CreatedAt, sv.UpdatedAt = fromMS(created), fromMS(modified)
-	return sv, nil
-}
-
 // Survey implements store.Store.
 func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
 	sv, err := s.SharedSurvey(ctx, teamID, id)
@@ -120,13 +87,7 @@ func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, er
 // SharedSurvey implements store.SharedSurveyReader: the survey as the read cache holds it.
 func (s *Store) SharedSurvey(ctx context.Context, teamID, id string) (store.Survey, error) {
 	sv, err := s.surveyByID(ctx, id)
-	if err != nil {
-		return store.Survey{}, err
-	}
-	if sv.TeamID != teamID {
-		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
-	}
-	return sv, nil
+	return sqlrow.OfTeam(sv, err, teamID)
 }
 
 // surveyByID returns a survey of any team, from the read cache while it is fresh. It may be
@@ -138,7 +99,7 @@ func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error)
 	if sv, ok := s.cache.survey(id); ok {
 		return sv, nil
 	}
-	sv, err := scanSurvey(s.pool.QueryRow(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = $1`, id))
+	sv, err := sqlrow.ScanSurvey(s.pool.QueryRow(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE id = $1`, id))
 	if err != nil {
 		return store.Survey{}, s.mapErr(err, "survey "+id)
 	}
@@ -154,7 +115,7 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list surveys: %w", store.Invalidf("limit must be positive"))
 	}
-	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = $1 AND status <> 'deleted'`
+	q := `SELECT ` + sqlrow.SurveyColumns + ` FROM surveys WHERE team_id = $1 AND status <> 'deleted'`
 	args := []any{teamID}
 	if after != nil {
 		q += ` AND (created_at, id) < ($2, $3)`
@@ -165,21 +126,10 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list surveys")
 	}
-	page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Survey, error) { return scanSurvey(row) })
+	page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Survey, error) { return sqlrow.ScanSurvey(row) })
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list surveys")
 	}
-	page, next := trim(page, limit, func(sv store.Survey) store.Cursor { return store.Cursor{CreatedAt: sv.CreatedAt, ID: sv.ID} })
+	page, next := sqlrow.Trim(page, limit, func(sv store.Survey) store.Cursor { return store.Cursor{CreatedAt: sv.CreatedAt, ID: sv.ID} })
 	return page, next, nil
-}
-
-// trim cuts a page fetched with one item more than limit, returning the cursor of its last
-// item when there was more.
-func trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.Cursor) {
-	if len(page) <= limit {
-		return page, nil
-	}
-	page = page[:limit]
-	c := cursor(page[limit-1])
-	return page, &c
 }

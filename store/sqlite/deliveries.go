@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // Response implements store.Store.
@@ -157,7 +158,7 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	if err := rows.Err(); err != nil {
 		return nil, nil, s.mapErr(err, "list deliveries")
 	}
-	page, next := trim(page, limit, func(d store.Delivery) store.Cursor { return store.Cursor{CreatedAt: d.CreatedAt, ID: d.ID} })
+	page, next := sqlrow.Trim(page, limit, func(d store.Delivery) store.Cursor { return store.Cursor{CreatedAt: d.CreatedAt, ID: d.ID} })
 	return page, next, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -34,7 +35,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	n := len(buf)
 	buf = jsonappend.StringMap(buf, w.Metadata)
 	data, meta := buf[:n:n], buf[n:] // capped, so that appending to the data cannot overwrite the metadata
-	sc := scores(w.Data, sv.Questions)
+	sc := sqlrow.Scores(w.Data, sv.Questions)
 	at := ms(w.At)
 	var (
 		resp    store.Response
@@ -74,7 +75,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		if err := json.Unmarshal(oldData, &old); err != nil {
 			return fmt.Errorf("put response %s: stored data: %w", w.ID, err)
 		}
-		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, scores(old, sv.Questions), sc)
+		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, sqlrow.Scores(old, sv.Questions), sc)
 		return err
 	})
 	if err != nil {
@@ -87,9 +88,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 // counters, and its webhook delivery. The respondent's history needs no write: History reads
 // the time of a respondent's newest response from the respondent index, which the insert has
 // just extended.
-func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc []score) (store.Response, error) {
+func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc []sqlrow.Score) (store.Response, error) {
 	for _, sc := range sc {
-		s.op.rating(w.SurveyID, sc.question, sc.n, at, 1)
+		s.op.rating(w.SurveyID, sc.Question, sc.N, at, 1)
 	}
 	if err := countIfFirstResponse(tx, w.SurveyID, w.Respondent, w.ID); err != nil {
 		return store.Response{}, err
@@ -112,7 +113,7 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, wasFinished bool, old, sc []score) (store.Response, error) {
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, wasFinished bool, old, sc []sqlrow.Score) (store.Response, error) {
 	finished := wasFinished || w.Finished // a finished response stays finished
 	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
@@ -123,10 +124,10 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 		s.op.statsOf(w.SurveyID).finished++
 	}
 	for _, o := range old {
-		s.op.rating(w.SurveyID, o.question, o.n, createdAt, -1)
+		s.op.rating(w.SurveyID, o.Question, o.N, createdAt, -1)
 	}
 	for _, sc := range sc {
-		s.op.rating(w.SurveyID, sc.question, sc.n, createdAt, 1)
+		s.op.rating(w.SurveyID, sc.Question, sc.N, createdAt, 1)
 	}
 	// An update's time is not in the respondent index, which orders by creation: History reads
 	// it from the respondents table.
@@ -203,7 +204,7 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list responses")
 	}
-	page, next := trim(page, limit, func(r store.Response) store.Cursor {
+	page, next := sqlrow.Trim(page, limit, func(r store.Response) store.Cursor {
 		return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID}
 	})
 	return page, next, nil
@@ -311,30 +312,6 @@ func scanValues(row []driver.Value, dest ...any) error {
 		}
 	}
 	return nil
-}
-
-// score is a response's answer to a rating question.
-type score struct {
-	question string
-	n        int
-}
-
-// scores picks the answers to rating questions out of a response's data. A slice, sized by
-// the survey, rather than a map: a map costs an allocation of a few hundred bytes on every PUT.
-func scores(data survey.Answers, questions []survey.Question) []score {
-	var out []score
-	for i := range questions {
-		if questions[i].Type() != survey.TypeRating {
-			continue
-		}
-		if n, ok := data[questions[i].ID].(survey.Number); ok {
-			if out == nil {
-				out = make([]score, 0, len(questions)-i)
-			}
-			out = append(out, score{questions[i].ID, int(n)})
-		}
-	}
-	return out
 }
 
 // rollups are the per-bucket rating count tables, largest bucket first.

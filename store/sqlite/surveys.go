@@ -3,26 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
-
-// encodeSurvey normalizes and validates a survey as it is saved, and encodes its definition.
-func encodeSurvey(sv *store.Survey) ([]byte, error) {
-	sv.Definition.Normalize()
-	if err := sv.Validate(); err != nil {
-		return nil, err
-	}
-	def, err := json.Marshal(sv.Definition)
-	if err != nil {
-		return nil, fmt.Errorf("survey %s: %w", sv.ID, err)
-	}
-	return def, nil
-}
 
 // CreateSurvey implements store.Store.
 func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
@@ -32,7 +19,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	if sv.UpdatedAt.IsZero() {
 		sv.UpdatedAt = sv.CreatedAt
 	}
-	def, err := encodeSurvey(&sv)
+	def, err := sqlrow.EncodeSurvey(&sv)
 	if err != nil {
 		return fmt.Errorf("create survey: %w", err)
 	}
@@ -52,7 +39,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 
 // UpdateSurvey implements store.Store.
 func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
-	def, err := encodeSurvey(&sv)
+	def, err := sqlrow.EncodeSurvey(&sv)
 	if err != nil {
 		return fmt.Errorf("update survey: %w", err)
 	}
@@ -74,31 +61,6 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	})
 }
 
-const surveyColumns = `id, team_id, status, definition, webhook_url, webhook_secret, previous_secret,
-	previous_secret_expiry, created_at, updated_at`
-
-func scanSurvey(row interface{ Scan(...any) error }) (store.Survey, error) {
-	var (
-		sv                        store.Survey
-		status                    string
-		def                       []byte
-		expiry, created, modified int64
-	)
-	if err := row.Scan(&sv.ID, &sv.TeamID, &status, &def, &sv.WebhookURL, &sv.WebhookSecret,
-		&sv.PreviousWebhookSecret, &expiry, &created, &modified); err != nil {
-		return store.Survey{}, err
-	}
-	if err := json.Unmarshal(def, &sv.Definition); err != nil {
-		return store.Survey{}, fmt.Errorf("survey %s: stored definition: %w", sv.ID, err)
-	}
-	sv.Status = store.Status(status)
-	if expiry != 0 {
-		sv.PreviousSecretExpiresAt = fromMS(expiry)
-	}
-	sv.CreatedAt, sv.UpdatedAt = fromMS(created), fromMS(modified)
-	return sv, nil
-}
-
 // Survey implements store.Store.
 func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, error) {
 	sv, err := s.SharedSurvey(ctx, teamID, id)
@@ -113,13 +75,7 @@ func (s *Store) Survey(ctx context.Context, teamID, id string) (store.Survey, er
 // SharedSurvey implements store.SharedSurveyReader: the survey as the read cache holds it.
 func (s *Store) SharedSurvey(ctx context.Context, teamID, id string) (store.Survey, error) {
 	sv, err := s.surveyByID(ctx, id)
-	if err != nil {
-		return store.Survey{}, err
-	}
-	if sv.TeamID != teamID {
-		return store.Survey{}, fmt.Errorf("survey %s: %w", id, store.ErrNotFound)
-	}
-	return sv, nil
+	return sqlrow.OfTeam(sv, err, teamID)
 }
 
 // surveyByID returns a survey of any team, from the read cache when it is fresh. It may be
@@ -131,7 +87,7 @@ func (s *Store) surveyByID(ctx context.Context, id string) (store.Survey, error)
 	if sv, ok := s.cache.survey(id); ok {
 		return sv, nil
 	}
-	sv, err := scanSurvey(s.rdb.QueryRowContext(ctx, `SELECT `+surveyColumns+` FROM surveys WHERE id = ?`, id))
+	sv, err := sqlrow.ScanSurvey(s.rdb.QueryRowContext(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE id = ?`, id))
 	if err != nil {
 		return store.Survey{}, s.mapErr(err, "survey "+id)
 	}
@@ -147,7 +103,7 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list surveys: %w", store.Invalidf("limit must be positive"))
 	}
-	q := `SELECT ` + surveyColumns + ` FROM surveys WHERE team_id = +? AND status <> 'deleted'`
+	q := `SELECT ` + sqlrow.SurveyColumns + ` FROM surveys WHERE team_id = +? AND status <> 'deleted'`
 	args := []any{teamID}
 	if after != nil {
 		q += ` AND (created_at, id) < (?, ?)`
@@ -162,7 +118,7 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	defer rows.Close()
 	page := make([]store.Survey, 0, limit)
 	for rows.Next() {
-		sv, err := scanSurvey(rows)
+		sv, err := sqlrow.ScanSurvey(rows)
 		if err != nil {
 			return nil, nil, s.mapErr(err, "list surveys")
 		}
@@ -171,19 +127,8 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	if err := rows.Err(); err != nil {
 		return nil, nil, s.mapErr(err, "list surveys")
 	}
-	page, next := trim(page, limit, func(sv store.Survey) store.Cursor {
+	page, next := sqlrow.Trim(page, limit, func(sv store.Survey) store.Cursor {
 		return store.Cursor{CreatedAt: sv.CreatedAt, ID: sv.ID}
 	})
 	return page, next, nil
-}
-
-// trim cuts a page fetched with limit+1 rows to limit, and returns the cursor of its last item
-// when a further item exists.
-func trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.Cursor) {
-	if len(page) <= limit {
-		return page, nil
-	}
-	page = page[:limit]
-	c := cursor(page[limit-1])
-	return page, &c
 }

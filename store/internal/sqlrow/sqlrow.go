@@ -1,0 +1,122 @@
+// Package sqlrow holds what the SQL Stores do alike with their rows: surveys to and from
+// their columns, the scores of a response, a page cut at its limit. The backends then differ
+// only in their queries and how they send them.
+package sqlrow
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// Scanner is a row of any of the drivers (database/sql's rows, pgx's).
+type Scanner interface {
+	Scan(dest ...any) error
+}
+
+// SurveyColumns are the columns of the surveys table that ScanSurvey reads, in its order.
+const SurveyColumns = `id, team_id, status, definition, webhook_url, webhook_secret, previous_secret,
+	previous_secret_expiry, created_at, updated_at`
+
+// ScanSurvey reads a survey from a row of SurveyColumns. Times are Unix milliseconds; an expiry
+// of 0 is none.
+func ScanSurvey(row Scanner) (store.Survey, error) {
+	var (
+		sv                        store.Survey
+		status                    string
+		def                       []byte
+		expiry, created, modified int64
+	)
+	if err := row.Scan(&sv.ID, &sv.TeamID, &status, &def, &sv.WebhookURL, &sv.WebhookSecret,
+		&sv.PreviousWebhookSecret, &expiry, &created, &modified); err != nil {
+		return store.Survey{}, err
+	}
+	if err := json.Unmarshal(def, &sv.Definition); err != nil {
+		return store.Survey{}, fmt.Errorf("survey %s: stored definition: %w", sv.ID, err)
+	}
+	sv.Status = store.Status(status)
+	if expiry != 0 {
+		sv.PreviousSecretExpiresAt = FromMS(expiry)
+	}
+	sv.CreatedAt, sv.UpdatedAt = FromMS(created), FromMS(modified)
+	return sv, nil
+}
+
+// EncodeSurvey normalizes and validates a survey as it is saved, and encodes its definition.
+func EncodeSurvey(sv *store.Survey) ([]byte, error) {
+	sv.Definition.Normalize()
+	if err := sv.Validate(); err != nil {
+		return nil, err
+	}
+	def, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("survey %s: %w", sv.ID, err)
+	}
+	return def, nil
+}
+
+// OfTeam returns a survey read by its id when it is the team's, else store.ErrNotFound, as
+// every Store answers for another team's survey.
+func OfTeam(sv store.Survey, err error, teamID string) (store.Survey, error) {
+	if err != nil {
+		return store.Survey{}, err
+	}
+	if sv.TeamID != teamID {
+		return store.Survey{}, fmt.Errorf("survey %s: %w", sv.ID, store.ErrNotFound)
+	}
+	return sv, nil
+}
+
+// Trim cuts a page fetched with one item more than limit, returning the cursor of its last item
+// when there was more.
+func Trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.Cursor) {
+	if len(page) <= limit {
+		return page, nil
+	}
+	page = page[:limit]
+	c := cursor(page[limit-1])
+	return page, &c
+}
+
+// Score is a response's answer to a rating question.
+type Score struct {
+	Question string
+	N        int
+}
+
+// Scores picks the answers to the survey's rating questions out of a response's data. A slice,
+// sized by the survey, rather than a map: a map costs an allocation of a few hundred bytes on
+// every write.
+func Scores(data survey.Answers, questions []survey.Question) []Score {
+	var out []Score
+	for i := range questions {
+		if questions[i].Type() != survey.TypeRating {
+			continue
+		}
+		if n, ok := data[questions[i].ID].(survey.Number); ok {
+			if out == nil {
+				out = make([]Score, 0, len(questions)-i)
+			}
+			out = append(out, Score{questions[i].ID, int(n)})
+		}
+	}
+	return out
+}
+
+// StoredScores are the scores of a response's stored data.
+func StoredScores(data []byte, questions []survey.Question) ([]Score, error) {
+	var a survey.Answers
+	if err := json.Unmarshal(data, &a); err != nil {
+		return nil, fmt.Errorf("stored answers: %w", err)
+	}
+	return Scores(a, questions), nil
+}
+
+// MS is a time as the stores keep it: Unix milliseconds.
+func MS(t time.Time) int64 { return t.UnixMilli() }
+
+// FromMS is the UTC time of Unix milliseconds.
+func FromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
