@@ -50,8 +50,8 @@ func Cursor(i, n int) string {
 	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, `{"t":%d,"i":%q}`, at, ResponseID(i)))
 }
 
-// Open opens the database at path holding the benchmark survey with n responses and n events,
-// seeding it first if it does not hold them yet. logf reports progress.
+// Open opens the SQLite database at path holding the benchmark survey with n responses and n
+// events, seeding it first if it does not hold them yet. logf reports progress.
 func Open(ctx context.Context, path string, n int, logf func(string, ...any)) (*sqlite.Store, error) {
 	_, statErr := os.Stat(path)
 	st, err := sqlite.Open(ctx, path, &sqlite.Options{Synchronous: sqlite.SynchronousNormal})
@@ -59,9 +59,7 @@ func Open(ctx context.Context, path string, n int, logf func(string, ...any)) (*
 		return nil, err
 	}
 	if statErr == nil {
-		s, err := st.Stats(ctx, SurveyID)
-		last, lerr := st.Response(ctx, SurveyID, ResponseID(n-1))
-		if err == nil && lerr == nil && s.TotalResponses == int64(n) && s.TotalViews+s.TotalDismissals == int64(n) && last.CreatedAt.Equal(At(n-1, n)) {
+		if Holds(ctx, st, n) {
 			return st, ensureKeys(ctx, st)
 		}
 		st.Close()
@@ -72,18 +70,35 @@ func Open(ctx context.Context, path string, n int, logf func(string, ...any)) (*
 			return nil, err
 		}
 	}
-	logf("seeding %d responses and %d events into %s", n, n, path)
-	t0 := time.Now()
-	if err := seed(ctx, st, n); err != nil {
+	if err := Seed(ctx, st, n, logf); err != nil {
 		st.Close()
 		return nil, err
 	}
-	logf("seeded in %v", time.Since(t0).Round(time.Second))
 	return st, nil
 }
 
+// Holds reports whether st holds the whole benchmark survey of n responses and n events.
+func Holds(ctx context.Context, st store.Store, n int) bool {
+	s, err := st.Stats(ctx, SurveyID)
+	last, lerr := st.Response(ctx, SurveyID, ResponseID(n-1))
+	return err == nil && lerr == nil && s.TotalResponses == int64(n) && s.TotalViews+s.TotalDismissals == int64(n) &&
+		last.CreatedAt.Equal(At(n-1, n))
+}
+
+// Seed writes the benchmark team, keys and survey with n responses and n events into st, which
+// must not hold them yet. logf reports progress.
+func Seed(ctx context.Context, st store.Store, n int, logf func(string, ...any)) error {
+	logf("seeding %d responses and %d events", n, n)
+	t0 := time.Now()
+	if err := seed(ctx, st, n); err != nil {
+		return err
+	}
+	logf("seeded in %v", time.Since(t0).Round(time.Second))
+	return nil
+}
+
 // ensureKeys adds the benchmark keys unless they are there.
-func ensureKeys(ctx context.Context, st *sqlite.Store) error {
+func ensureKeys(ctx context.Context, st store.Store) error {
 	for _, k := range []struct {
 		kind store.KeyKind
 		key  string
@@ -95,7 +110,7 @@ func ensureKeys(ctx context.Context, st *sqlite.Store) error {
 	return nil
 }
 
-func seed(ctx context.Context, st *sqlite.Store, n int) error {
+func seed(ctx context.Context, st store.Store, n int) error {
 	if err := st.CreateTeam(ctx, store.Team{ID: TeamID, Name: "Bench", CreatedAt: Start}); err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func TestLoad(t *testing.T) {
 		}
 	}
 
-	ok := load(addr, 4, 200*time.Millisecond, request("/ok"))
+	ok := load([]string{addr}, 4, 200*time.Millisecond, request("/ok"))
 	if ok.requests == 0 || ok.errors != 0 || int64(len(ok.latencies)) != ok.requests {
 		t.Fatalf("/ok: %d requests, %d errors, %d latencies", ok.requests, ok.errors, len(ok.latencies))
 	}
@@ -51,12 +51,12 @@ func TestLoad(t *testing.T) {
 		t.Errorf("/ok took %d connections for 4 workers: they were not kept alive", n)
 	}
 	// A request still running when the window ends is measured, but is not throughput.
-	slow := load(addr, 1, 200*time.Millisecond, request("/slow"))
+	slow := load([]string{addr}, 1, 200*time.Millisecond, request("/slow"))
 	if slow.requests != 1 || slow.errors != 0 || slow.rps() != 0 || len(slow.latencies) != 1 {
 		t.Errorf("/slow: %d requests, %d errors, %v/s, %d latencies; want 1, 0, 0/s, 1", slow.requests, slow.errors, slow.rps(), len(slow.latencies))
 	}
 	for _, path := range []string{"/bad", "/close"} {
-		r := load(addr, 2, 100*time.Millisecond, request(path))
+		r := load([]string{addr}, 2, 100*time.Millisecond, request(path))
 		if r.requests == 0 || r.errors != r.requests {
 			t.Errorf("%s: %d requests, %d errors, want all failed", path, r.requests, r.errors)
 		}

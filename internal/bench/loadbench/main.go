@@ -11,6 +11,13 @@
 // interleave), and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the
 // baseline, the server's CPU time per request (also as a ratio) and the load generator's, and
 // the svc server's peak memory.
+//
+// With a postgres:// -db it runs svc on PostgreSQL instead (seeding the database once; a
+// database holding the benchmark survey at another -rows is refused, never dropped), on
+// -instances servers sharing it, the load's connections spread over them; the PUT's baseline is
+// then a raw pgx INSERT loop of the same row at the same concurrency, in this process:
+//
+//	go run ./internal/bench/loadbench -db postgres://... -rows 10000 -instances 3
 package main
 
 import (
@@ -35,13 +42,14 @@ import (
 
 func main() {
 	serve := flag.String("serve", "", "internal: run as the svc or baseline server")
-	db := flag.String("db", filepath.Join(os.TempDir(), "svc-bench-1000000.db"), "SQLite file of the benchmark survey")
+	db := flag.String("db", filepath.Join(os.TempDir(), "svc-bench-1000000.db"), "SQLite file, or postgres:// URL, of the benchmark survey")
 	rows := flag.Int("rows", 1_000_000, "responses (and events) of the benchmark survey")
 	conns := flag.Int("conns", 64, "concurrent connections")
 	duration := flag.Duration("duration", 10*time.Second, "length of each scenario")
 	rounds := flag.Int("rounds", 5, "slices each scenario runs in, taking turns with its baseline's")
 	sync := flag.String("sync", "FULL", "SQLite synchronous level of the svc server: FULL (durable on power loss) or NORMAL")
 	only := flag.String("only", "", "run only the scenarios whose name contains this text (and their baselines)")
+	instances := flag.Int("instances", 1, "svc servers sharing the database (more than one needs a PostgreSQL -db)")
 	flag.Parse()
 	log.SetFlags(0)
 	var err error
@@ -51,7 +59,7 @@ func main() {
 	case "baseline":
 		err = serveBaseline()
 	case "":
-		err = run(*db, *rows, *conns, *duration, *rounds, *sync, *only)
+		err = run(config{db: *db, rows: *rows, conns: *conns, rounds: *rounds, instances: *instances, d: *duration, sync: *sync, only: *only})
 	default:
 		err = fmt.Errorf("unknown -serve %q", *serve)
 	}
@@ -216,36 +224,52 @@ func (r result) pct(p float64) time.Duration {
 	return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
 }
 
-// load sends requests made by next over conns keep-alive connections to addr for d, one
-// request at a time on each, and measures them. Each connection is a plain TCP connection that
-// writes requests with http.Request.Write and reads answers with http.ReadResponse: the same
-// wire format as http.Client, without the Transport's connection pool and its two goroutines
-// per connection, whose cost (about the baseline server's own per request) took CPU from the
-// server being measured on this shared 2-core machine.
-func load(addr string, conns int, d time.Duration, next func(seq int64) (*http.Request, error)) result {
+// load sends requests made by next over conns keep-alive connections, spread over addrs in
+// turn, for d, one request at a time on each, and measures them. Each connection is a plain
+// TCP connection that writes requests with http.Request.Write and reads answers with
+// http.ReadResponse: the same wire format as http.Client, without the Transport's connection
+// pool and its two goroutines per connection, whose cost (about the baseline server's own per
+// request) took CPU from the server being measured on this shared 2-core machine.
+func load(addrs []string, conns int, d time.Duration, next func(seq int64) (*http.Request, error)) result {
+	lc := make([]*loadConn, conns)
+	defer func() {
+		for _, c := range lc {
+			c.close()
+		}
+	}()
+	return measure(conns, d, func(c int, seq int64) error {
+		req, err := next(seq)
+		if err != nil {
+			return err
+		}
+		if lc[c] == nil {
+			if lc[c], err = dial(addrs[c%len(addrs)]); err != nil {
+				return err
+			}
+		}
+		if err := lc[c].do(req); err != nil {
+			lc[c].close()
+			lc[c] = nil
+			return err
+		}
+		return nil
+	})
+}
+
+// measure runs work on workers goroutines for d, one call at a time on each, and measures the
+// calls. work's c is the worker's number and seq the call's, unique in the run.
+func measure(workers int, d time.Duration, work func(c int, seq int64) error) result {
 	var seq, errs, total, inWindow atomic.Int64
-	lat := make([][]time.Duration, conns)
+	lat := make([][]time.Duration, workers)
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
-	for c := range conns {
+	for c := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var conn *loadConn
-			defer func() { conn.close() }()
 			for time.Now().Before(deadline) {
-				req, err := next(seq.Add(1))
-				if err != nil {
-					errs.Add(1)
-					continue
-				}
 				t0 := time.Now()
-				if conn == nil {
-					conn, err = dial(addr)
-				}
-				if err == nil {
-					err = conn.do(req)
-				}
+				err := work(c, seq.Add(1))
 				done := time.Now()
 				lat[c] = append(lat[c], done.Sub(t0))
 				total.Add(1)
@@ -254,8 +278,6 @@ func load(addr string, conns int, d time.Duration, next func(seq int64) (*http.R
 				}
 				if err != nil {
 					errs.Add(1)
-					conn.close()
-					conn = nil
 				}
 			}
 		}()

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/internal/bench/benchdata"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres"
+	"github.com/svc-feedback/svc/store/postgres/pgtest"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -18,18 +21,54 @@ import (
 // TestPrepareClearsTheLastLoad: every run starts from an empty load survey, whatever earlier
 // runs wrote into it, and keeps the benchmark survey as it was seeded.
 func TestPrepareClearsTheLastLoad(t *testing.T) {
-	ctx := context.Background()
 	// A folder name that means something in a URI: the file must still be the one cleared.
 	dir := filepath.Join(t.TempDir(), "odd?dir#%20")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "bench.db")
-	const rows = 20
-	if err := prepare(db, rows); err != nil {
+	checkPrepareClears(t, db, prepare, func() (store.Store, error) { return sqlite.Open(context.Background(), db, nil) })
+}
+
+// TestPreparePostgresClearsTheLastLoad is the same on PostgreSQL, with the raw INSERT ceiling's
+// table emptied too.
+func TestPreparePostgresClearsTheLastLoad(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	open := func() (store.Store, error) { return postgres.Open(ctx, url, nil) }
+	checkPrepareClears(t, url, preparePostgres, open)
+	work, closePool, err := rawInsert(ctx, url)
+	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sqlite.Open(ctx, db, nil)
+	defer closePool()
+	if err := work(0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := preparePostgres(url, 20); err != nil {
+		t.Fatal(err)
+	}
+	st, err := postgres.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var n int
+	if err := st.Pool().QueryRow(ctx, "SELECT count(*) FROM loadbench_raw").Scan(&n); err != nil || n != 0 {
+		t.Errorf("the raw ceiling's rows after prepare: %d, %v; want 0", n, err)
+	}
+	if err := preparePostgres(url, 30); err == nil || !strings.Contains(err.Error(), "another size") {
+		t.Errorf("prepare at another size: %v, want an error naming it", err)
+	}
+}
+
+func checkPrepareClears(t *testing.T, db string, prep func(string, int) error, open func() (store.Store, error)) {
+	ctx := context.Background()
+	const rows = 20
+	if err := prep(db, rows); err != nil {
+		t.Fatal(err)
+	}
+	st, err := open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,10 +85,10 @@ func TestPrepareClearsTheLastLoad(t *testing.T) {
 	}
 	st.Close()
 
-	if err := prepare(db, rows); err != nil {
+	if err := prep(db, rows); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = sqlite.Open(ctx, db, nil); err != nil {
+	if st, err = open(); err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/internal/bench/benchdata"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -105,7 +106,13 @@ func serveSvc(db, sync string) error {
 		metrics = svc.NewMetrics()
 		dbOpts.OnCommit = metrics.ObserveCommit
 	}
-	st, err := sqlite.Open(context.Background(), db, dbOpts)
+	var st store.Store
+	var err error
+	if isPostgres(db) {
+		st, err = postgres.Open(context.Background(), db, nil)
+	} else {
+		st, err = sqlite.Open(context.Background(), db, dbOpts)
+	}
 	if err != nil {
 		return err
 	}
