@@ -21,12 +21,21 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
 	at := ms(e.At)
+	insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES ($1, $2, $3, $4, $5)`
+	if !e.Imported {
+		// A new event always counts: the insert, the counters and the commit go in one round trip.
+		return s.pipelined(ctx, "record event", func(conn querier) error {
+			var b pgx.Batch
+			b.Queue(`BEGIN`)
+			b.Queue(insert, e.SurveyID, e.Respondent, string(e.Type), at, false)
+			countInteraction(&b, e.SurveyID, e.Respondent, kind, at)
+			b.Queue(`COMMIT`)
+			return conn.SendBatch(ctx, &b).Close()
+		})
+	}
 	return s.tx(ctx, "record event", func(tx pgx.Tx) error {
-		insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES ($1, $2, $3, $4, $5)`
-		if e.Imported {
-			insert += ` ON CONFLICT (survey_id, respondent, type, created_at) WHERE imported DO NOTHING`
-		}
-		tag, err := tx.Exec(ctx, insert, e.SurveyID, e.Respondent, string(e.Type), at, e.Imported)
+		insert += ` ON CONFLICT (survey_id, respondent, type, created_at) WHERE imported DO NOTHING`
+		tag, err := tx.Exec(ctx, insert, e.SurveyID, e.Respondent, string(e.Type), at, true)
 		if err != nil {
 			return err
 		}
