@@ -300,3 +300,38 @@ func TestClusterNotifiesOtherInstances(t *testing.T) {
 		t.Fatal("instance 1 did not send what instance 0 scheduled; it polls once an hour")
 	}
 }
+
+// A survey changed through one instance is served changed by every instance within the
+// second the contract allows, though each had it cached (the NOTIFY of the change drops it at
+// once; the cache's 500 ms life bounds it if a notification is lost).
+func TestClusterSeesAChangedSurvey(t *testing.T) {
+	c := newCluster(t, "")
+	path := "/v1/svc/" + c.survey.ID
+	for i := range c.instances {
+		if rec := c.do(i, "GET", path, "", false); rec.Code != 200 || strings.Contains(rec.Body.String(), "Renamed survey") {
+			t.Fatalf("instance %d before the change: %d %s", i, rec.Code, rec.Body)
+		}
+	}
+	sv, err := c.stores[0].Survey(context.Background(), "acme", c.survey.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv.Definition.Title = "Renamed survey" // a value: the cached one is not touched
+	if err := c.stores[0].UpdateSurvey(context.Background(), sv); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Second)
+	for i := range c.instances {
+		for {
+			rec := c.do(i, "GET", path, "", false)
+			if rec.Code == 200 && strings.Contains(rec.Body.String(), "Renamed survey") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("instance %d still served the old survey after a second: %d %s", i, rec.Code, rec.Body)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
