@@ -8,29 +8,23 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
-// PutResponse implements store.Store. A created response takes three round trips in all:
-// the insert, one batch of what follows it (counters, history, rollups, the delivery), and the
-// commit; the survey comes from the read cache.
+// PutResponse implements store.Store. A created response takes two round trips: BEGIN with
+// the insert, then one batch of what follows it (counters, history, rollups, the delivery) with
+// the COMMIT; the survey comes from the read cache.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
-	if w.Metadata == nil {
-		w.Metadata = map[string]string{}
-	}
 	sv, err := s.surveyByID(ctx, w.SurveyID)
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	buf, err := w.Data.AppendJSON(make([]byte, 0, 512))
+	dataJSON, metaJSON, err := sqlrow.EncodeWrite(w)
 	if err != nil {
-		return store.Response{}, false, fmt.Errorf("put response %s: %w", w.ID, err)
+		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	n := len(buf)
-	buf = jsonappend.StringMap(buf, w.Metadata)
-	data, meta := string(buf[:n]), string(buf[n:])
+	data, meta := string(dataJSON), string(metaJSON)
 	at := ms(w.At)
 	var (
 		resp    store.Response

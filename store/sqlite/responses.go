@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
@@ -20,21 +19,14 @@ import (
 // PutResponse implements store.Store. The survey's webhook URL and rating questions come
 // from the read cache, in the caller's goroutine, so the writer only runs the writes.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
-	if w.Metadata == nil {
-		w.Metadata = map[string]string{}
-	}
 	sv, err := s.surveyByID(ctx, w.SurveyID)
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	// Answers and metadata are encoded into one buffer, sized for a typical response.
-	buf, err := w.Data.AppendJSON(make([]byte, 0, 512))
+	data, meta, err := sqlrow.EncodeWrite(w)
 	if err != nil {
-		return store.Response{}, false, fmt.Errorf("put response %s: %w", w.ID, err)
+		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	n := len(buf)
-	buf = jsonappend.StringMap(buf, w.Metadata)
-	data, meta := buf[:n:n], buf[n:] // capped, so that appending to the data cannot overwrite the metadata
 	sc := sqlrow.Scores(w.Data, sv.Questions)
 	at := ms(w.At)
 	var (

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -120,3 +121,20 @@ func MS(t time.Time) int64 { return t.UnixMilli() }
 
 // FromMS is the UTC time of Unix milliseconds.
 func FromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// EncodeWrite encodes a response write's answers and metadata (nil metadata as {}) into one
+// buffer sized for a typical response. data is capped, so that appending to it cannot
+// overwrite the metadata.
+func EncodeWrite(w store.ResponseWrite) (data, meta []byte, err error) {
+	buf, err := w.Data.AppendJSON(make([]byte, 0, 512))
+	if err != nil {
+		return nil, nil, fmt.Errorf("response %s: %w", w.ID, err)
+	}
+	n := len(buf)
+	if w.Metadata == nil {
+		buf = append(buf, "{}"...)
+	} else {
+		buf = jsonappend.StringMap(buf, w.Metadata)
+	}
+	return buf[:n:n], buf[n:], nil
+}
