@@ -28,7 +28,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 			var b pgx.Batch
 			b.Queue(`BEGIN`)
 			b.Queue(insert, e.SurveyID, e.Respondent, string(e.Type), at, false)
-			countInteraction(&b, e.SurveyID, e.Respondent, kind, at)
+			countInteraction(&b, rowOf(conn), e.SurveyID, e.Respondent, kind, at)
 			b.Queue(`COMMIT`)
 			return conn.SendBatch(ctx, &b).Close()
 		})
@@ -43,7 +43,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 			return nil // an imported event seen before
 		}
 		var b pgx.Batch
-		countInteraction(&b, e.SurveyID, e.Respondent, kind, at)
+		countInteraction(&b, rowOf(tx.Conn()), e.SurveyID, e.Respondent, kind, at)
 		return tx.SendBatch(ctx, &b).Close()
 	})
 }

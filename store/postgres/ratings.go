@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,11 +19,11 @@ const ratingShards = 2
 var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 
 // queueRatings queues adding delta to the counts of each score, in the totals and in every
-// rollup at the buckets of createdAt, on one row of each, picked at random: one statement a
+// rollup at the buckets of createdAt, on the row that row picks (see rowOf): one statement a
 // score, its four upserts in one.
-func queueRatings(b *pgx.Batch, surveyID string, sc []sqlrow.Score, createdAt int64, delta int) {
+func queueRatings(b *pgx.Batch, row int, surveyID string, sc []sqlrow.Score, createdAt int64, delta int) {
 	for _, c := range sc {
-		b.Queue(upsertRatings, surveyID, c.Question, c.N, rand.IntN(ratingShards), delta,
+		b.Queue(upsertRatings, surveyID, c.Question, c.N, row%ratingShards, delta,
 			rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
@@ -56,11 +56,11 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
 			Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
 		var b pgx.Batch
-		countInteraction(&b, w.SurveyID, w.Respondent, responded, at)
+		countInteraction(&b, rowOf(conn), w.SurveyID, w.Respondent, responded, at)
 		if w.Finished {
-			queueFinished(&b, w.SurveyID)
+			queueFinished(&b, rowOf(conn), w.SurveyID)
 		}
-		queueRatings(&b, w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), at, 1)
+		queueRatings(&b, rowOf(conn), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), at, 1)
 		if sv.WebhookURL != "" && !w.Imported {
 			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 				VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at)
@@ -75,8 +75,15 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	return resp, created, nil
 }
 
+// rowOf picks, for a write on conn, which of a key's counter and rollup rows it adds to: the
+// connection's server process id, so that a connection never waits on a row another of the
+// pool's connections holds until its commit (a pool's connections, started one after another,
+// have consecutive ids), where rows picked at random collided, for most writes, under load.
+func rowOf(conn interface{ PgConn() *pgconn.PgConn }) int { return int(conn.PgConn().PID()) }
+
 // querier is a connection the write paths send to: a pooled connection inside a transaction.
 type querier interface {
+	PgConn() *pgconn.PgConn
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
@@ -124,12 +131,12 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5 WHERE survey_id = $6 AND id = $7`,
 		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
 	if finished && !old.Finished {
-		queueFinished(&b, w.SurveyID)
+		queueFinished(&b, rowOf(tx), w.SurveyID)
 	}
 	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
 	// The scores move in the rollups, which stay on the response's creation time.
-	queueRatings(&b, w.SurveyID, oldScores, ms(old.CreatedAt), -1)
-	queueRatings(&b, w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
+	queueRatings(&b, rowOf(tx), w.SurveyID, oldScores, ms(old.CreatedAt), -1)
+	queueRatings(&b, rowOf(tx), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
 	b.Queue(`COMMIT`)
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err
@@ -159,18 +166,18 @@ var (
 
 // countInteraction queues what an interaction changes: its counter and, when it is the
 // respondent's first of its kind, the unique counter (one insert into the kind's table tells,
-// however many writes race), on one of the survey's counter rows picked at random; and the
+// however many writes race), on the survey's counter row that row picks (see rowOf); and the
 // respondent's last time of that kind.
-func countInteraction(b *pgx.Batch, surveyID, respondent string, kind interaction, at int64) {
+func countInteraction(b *pgx.Batch, row int, surveyID, respondent string, kind interaction, at int64) {
 	b.Queue(`WITH first AS (INSERT INTO `+kind.firsts+` (survey_id, respondent) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
 		UPDATE survey_stats SET `+kind.total+` = `+kind.total+` + 1, `+kind.uniques+` = `+kind.uniques+` + (SELECT COUNT(*) FROM first)
-		WHERE survey_id = $1 AND shard = $3`, surveyID, respondent, rand.IntN(statsShards))
+		WHERE survey_id = $1 AND shard = $3`, surveyID, respondent, row%statsShards)
 	queueTouch(b, surveyID, respondent, kind.column, at)
 }
 
-// queueFinished queues counting a response finished, on one of the survey's counter rows.
-func queueFinished(b *pgx.Batch, surveyID string) {
-	b.Queue(`UPDATE survey_stats SET finished = finished + 1 WHERE survey_id = $1 AND shard = $2`, surveyID, rand.IntN(statsShards))
+// queueFinished queues counting a response finished, on the counter row that row picks.
+func queueFinished(b *pgx.Batch, row int, surveyID string) {
+	b.Queue(`UPDATE survey_stats SET finished = finished + 1 WHERE survey_id = $1 AND shard = $2`, surveyID, row%statsShards)
 }
 
 // queueTouch queues moving one of a respondent's last-interaction times forward to at.
