@@ -11,25 +11,6 @@ import (
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
-const deliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.round_attempts, d.last_status,
-	d.last_error, d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at`
-
-func scanDelivery(row pgx.Row) (store.Delivery, error) {
-	var (
-		d                     store.Delivery
-		state                 string
-		next, created, update int64
-		delivered             *int64
-	)
-	if err := row.Scan(&d.ID, &d.SurveyID, &d.TeamID, &d.ResponseID, &state, &d.Attempts, &d.RoundAttempts, &d.LastStatus,
-		&d.LastError, &next, &created, &update, &delivered); err != nil {
-		return store.Delivery{}, err
-	}
-	d.State = store.DeliveryState(state)
-	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.DeliveredAt = fromMS(next), fromMS(created), fromMS(update), fromNullMS(delivered)
-	return d, nil
-}
-
 // ClaimDeliveries implements store.Store with FOR UPDATE SKIP LOCKED: instances claiming at
 // once each take deliveries the others did not lock.
 func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Delivery, error) {
@@ -39,19 +20,19 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	if limit <= 0 {
 		return nil, nil
 	}
-	at := ms(now)
+	at := sqlrow.MS(now)
 	rows, err := s.pool.Query(ctx, `WITH claimed AS (
 			UPDATE deliveries SET state = 'delivering', lease_until = $1, updated_at = $2
 			WHERE id IN (SELECT id FROM deliveries
 				WHERE (state = 'pending' AND next_attempt_at <= $2) OR (state = 'delivering' AND lease_until <= $2)
 				ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 			RETURNING *)
-		SELECT `+deliveryColumns+` FROM claimed d JOIN surveys s ON s.id = d.survey_id ORDER BY d.next_attempt_at`,
+		SELECT `+sqlrow.DeliveryColumns+` FROM claimed d JOIN surveys s ON s.id = d.survey_id ORDER BY d.next_attempt_at`,
 		at+lease.Milliseconds(), at, limit)
 	if err != nil {
 		return nil, s.mapErr(err, "claim deliveries")
 	}
-	claimed, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Delivery, error) { return scanDelivery(row) })
+	claimed, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Delivery, error) { return sqlrow.ScanDelivery(row) })
 	return claimed, s.mapErr(err, "claim deliveries")
 }
 
@@ -65,12 +46,12 @@ func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) erro
 	if err := s.checkOpen("finish delivery"); err != nil {
 		return err
 	}
-	at := ms(r.At)
+	at := sqlrow.MS(r.At)
 	var delivered *int64
 	if r.State == store.DeliverySucceeded {
 		delivered = &at
 	}
-	next := ms(r.NextAttemptAt)
+	next := sqlrow.MS(r.NextAttemptAt)
 	if r.NextAttemptAt.IsZero() {
 		next = at
 	}
@@ -95,18 +76,18 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list deliveries: %w", store.Invalidf("limit must be positive"))
 	}
-	q := `SELECT ` + deliveryColumns + ` FROM deliveries d JOIN surveys s ON s.id = d.survey_id WHERE d.survey_id = $1`
+	q := `SELECT ` + sqlrow.DeliveryColumns + ` FROM deliveries d JOIN surveys s ON s.id = d.survey_id WHERE d.survey_id = $1`
 	args := []any{surveyID}
 	if after != nil {
 		q += ` AND (d.created_at, d.id) < ($2, $3)`
-		args = append(args, ms(after.CreatedAt), after.ID)
+		args = append(args, sqlrow.MS(after.CreatedAt), after.ID)
 	}
 	q += fmt.Sprintf(` ORDER BY d.created_at DESC, d.id DESC LIMIT %d`, limit+1)
 	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list deliveries")
 	}
-	page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Delivery, error) { return scanDelivery(row) })
+	page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Delivery, error) { return sqlrow.ScanDelivery(row) })
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list deliveries")
 	}
@@ -126,14 +107,14 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 			return err
 		}
 		// A lease that ran out belongs to a sender that stopped: nothing is sending it.
-		if state == string(store.DeliveryDelivering) && leaseUntil > ms(at) {
+		if state == string(store.DeliveryDelivering) && leaseUntil > sqlrow.MS(at) {
 			return store.Conflictf("the delivery is being sent now")
 		}
 		if _, err := tx.Exec(ctx, `UPDATE deliveries SET state = 'pending', round_attempts = 0, next_attempt_at = $1, lease_until = 0,
-			updated_at = $1 WHERE id = $2`, ms(at), deliveryID); err != nil {
+			updated_at = $1 WHERE id = $2`, sqlrow.MS(at), deliveryID); err != nil {
 			return err
 		}
-		d, err = scanDelivery(tx.QueryRow(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN surveys s ON s.id = d.survey_id WHERE d.id = $1`, deliveryID))
+		d, err = sqlrow.ScanDelivery(tx.QueryRow(ctx, `SELECT `+sqlrow.DeliveryColumns+` FROM deliveries d JOIN surveys s ON s.id = d.survey_id WHERE d.id = $1`, deliveryID))
 		if err != nil {
 			return err
 		}

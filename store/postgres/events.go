@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // RecordEvent implements store.Store.
@@ -20,7 +21,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 	default:
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
-	at := ms(e.At)
+	at := sqlrow.MS(e.At)
 	insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES ($1, $2, $3, $4, $5)`
 	if !e.Imported {
 		// A new event always counts: the insert, the counters and the commit go in one round trip.
@@ -62,7 +63,7 @@ func (s *Store) History(ctx context.Context, surveyID, respondent string) (store
 	if err != nil {
 		return store.History{}, s.mapErr(err, "respondent history")
 	}
-	return store.History{LastRespondedAt: fromNullMS(responded), LastViewedAt: fromNullMS(viewed), LastDismissedAt: fromNullMS(dismissed)}, nil
+	return store.History{LastRespondedAt: sqlrow.FromNullMS(responded), LastViewedAt: sqlrow.FromNullMS(viewed), LastDismissedAt: sqlrow.FromNullMS(dismissed)}, nil
 }
 
 // Stats implements store.Store: the sums of the survey's counter rows.

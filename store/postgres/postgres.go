@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -138,18 +137,6 @@ func (s *Store) mapErr(err error, what string) error {
 		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
 	}
 	return fmt.Errorf("%s: %w", what, err)
-}
-
-func ms(t time.Time) int64 { return t.UnixMilli() }
-
-func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
-
-func fromNullMS(v *int64) *time.Time {
-	if v == nil {
-		return nil
-	}
-	t := fromMS(*v)
-	return &t
 }
 
 // Pool returns the Store's connection pool, for an app that keeps tables of its own in the same

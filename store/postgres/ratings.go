@@ -61,7 +61,7 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 		if first == nil {
 			continue // no ratings at all
 		}
-		if err := rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, ms(from), ms(to), *first, *last); err != nil {
+		if err := rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, sqlrow.MS(from), sqlrow.MS(to), *first, *last); err != nil {
 			return nil, s.mapErr(err, "rating counts")
 		}
 		for k, n := range counts {

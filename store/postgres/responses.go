@@ -25,7 +25,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
 	data, meta := string(dataJSON), string(metaJSON)
-	at := ms(w.At)
+	at := sqlrow.MS(w.At)
 	var (
 		resp    store.Response
 		created bool
@@ -54,7 +54,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		}
 		// Second: everything that follows from a new response, and the commit.
 		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
-			Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: fromMS(at), UpdatedAt: fromMS(at)}
+			Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: sqlrow.FromMS(at), UpdatedAt: sqlrow.FromMS(at)}
 		var b pgx.Batch
 		countInteraction(&b, rowOf(conn), w.SurveyID, w.Respondent, responded, at)
 		if w.Finished {
@@ -135,14 +135,14 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	}
 	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
 	// The scores move in the rollups, which stay on the response's creation time.
-	queueRatings(&b, rowOf(tx), w.SurveyID, oldScores, ms(old.CreatedAt), -1)
-	queueRatings(&b, rowOf(tx), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), ms(old.CreatedAt), 1)
+	queueRatings(&b, rowOf(tx), w.SurveyID, oldScores, sqlrow.MS(old.CreatedAt), -1)
+	queueRatings(&b, rowOf(tx), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), sqlrow.MS(old.CreatedAt), 1)
 	b.Queue(`COMMIT`)
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
-		Telemetry: w.Telemetry, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: fromMS(at)}, nil
+		Telemetry: w.Telemetry, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: sqlrow.FromMS(at)}, nil
 }
 
 // commitBatch is a batch of COMMIT alone.
@@ -199,7 +199,7 @@ func scanResponse(row pgx.Row) (store.Response, error) {
 		return store.Response{}, err
 	}
 	r.Data, r.Metadata = []byte(data), []byte(meta)
-	r.CreatedAt, r.UpdatedAt = fromMS(created), fromMS(modified)
+	r.CreatedAt, r.UpdatedAt = sqlrow.FromMS(created), sqlrow.FromMS(modified)
 	return r, nil
 }
 
@@ -227,13 +227,13 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 		sql += ` AND respondent = ` + arg(q.Respondent)
 	}
 	if !q.After.IsZero() {
-		sql += ` AND created_at >= ` + arg(ms(q.After))
+		sql += ` AND created_at >= ` + arg(sqlrow.MS(q.After))
 	}
 	if !q.Before.IsZero() {
-		sql += ` AND created_at <= ` + arg(ms(q.Before))
+		sql += ` AND created_at <= ` + arg(sqlrow.MS(q.Before))
 	}
 	if q.Cursor != nil {
-		sql += ` AND (created_at, id) < (` + arg(ms(q.Cursor.CreatedAt)) + `, ` + arg(q.Cursor.ID) + `)`
+		sql += ` AND (created_at, id) < (` + arg(sqlrow.MS(q.Cursor.CreatedAt)) + `, ` + arg(q.Cursor.ID) + `)`
 	}
 	sql += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT %d`, q.Limit+1)
 	rows, err := s.pool.Query(ctx, sql, args...)

@@ -32,7 +32,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 		_, err := tx.Exec(ctx, `INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
 			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
-			sv.PreviousWebhookSecret, expiry(sv), ms(sv.CreatedAt), ms(sv.UpdatedAt))
+			sv.PreviousWebhookSecret, expiry(sv), sqlrow.MS(sv.CreatedAt), sqlrow.MS(sv.UpdatedAt))
 		if err != nil {
 			return err
 		}
@@ -46,7 +46,7 @@ func expiry(sv store.Survey) int64 {
 	if sv.PreviousSecretExpiresAt.IsZero() {
 		return 0
 	}
-	return ms(sv.PreviousSecretExpiresAt)
+	return sqlrow.MS(sv.PreviousSecretExpiresAt)
 }
 
 // UpdateSurvey implements store.Store. updated_at only moves forward, so it identifies a
@@ -63,7 +63,7 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	defer s.cache.dropSurvey(sv.ID)
 	tag, err := s.pool.Exec(ctx, `UPDATE surveys SET status = $1, definition = $2, webhook_url = $3, webhook_secret = $4,
 		previous_secret = $5, previous_secret_expiry = $6, updated_at = GREATEST($7, updated_at + 1) WHERE id = $8 AND team_id = $9`,
-		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
+		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID)
 	if err != nil {
 		return s.mapErr(err, "update survey "+sv.ID)
 	}
@@ -119,7 +119,7 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	args := []any{teamID}
 	if after != nil {
 		q += ` AND (created_at, id) < ($2, $3)`
-		args = append(args, ms(after.CreatedAt), after.ID)
+		args = append(args, sqlrow.MS(after.CreatedAt), after.ID)
 	}
 	q += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT %d`, limit+1)
 	rows, err := s.pool.Query(ctx, q, args...)

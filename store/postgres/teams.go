@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // CreateTeam implements store.Store.
@@ -21,7 +22,7 @@ func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
 	if err := s.checkOpen("create team"); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO teams (id, name, created_at) VALUES ($1, $2, $3)`, t.ID, t.Name, ms(t.CreatedAt))
+	_, err := s.pool.Exec(ctx, `INSERT INTO teams (id, name, created_at) VALUES ($1, $2, $3)`, t.ID, t.Name, sqlrow.MS(t.CreatedAt))
 	return s.mapErr(err, "create team "+t.ID)
 }
 
@@ -36,7 +37,7 @@ func (s *Store) Team(ctx context.Context, id string) (store.Team, error) {
 	if err != nil {
 		return store.Team{}, s.mapErr(err, "team "+id)
 	}
-	t.CreatedAt = fromMS(created)
+	t.CreatedAt = sqlrow.FromMS(created)
 	return t, nil
 }
 
@@ -50,7 +51,7 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	}
 	defer s.cache.dropKeys()
 	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys (id, team_id, kind, hash, hint, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, ms(k.CreatedAt))
+		k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, sqlrow.MS(k.CreatedAt))
 	return s.mapErr(err, "add key")
 }
 
@@ -66,7 +67,7 @@ func scanKey(row pgx.Row) (store.Key, error) {
 	if err := row.Scan(&k.ID, &k.TeamID, &kind, &k.Hint, &created, &revoked); err != nil {
 		return store.Key{}, err
 	}
-	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), fromMS(created), fromNullMS(revoked)
+	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), sqlrow.FromMS(created), sqlrow.FromNullMS(revoked)
 	return k, nil
 }
 
@@ -108,7 +109,7 @@ func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Tim
 	defer s.announce(ctx, "keys")
 	defer s.cache.dropKeys()
 	tag, err := s.pool.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND team_id = $3`,
-		ms(at), keyID, teamID)
+		sqlrow.MS(at), keyID, teamID)
 	if err != nil {
 		return s.mapErr(err, "revoke key")
 	}

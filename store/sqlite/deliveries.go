@@ -24,26 +24,7 @@ func (s *Store) Response(ctx context.Context, surveyID, id string) (store.Respon
 	return r, nil
 }
 
-const deliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.round_attempts, d.last_status,
-	d.last_error, d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at`
-
 const deliveryFrom = ` FROM deliveries d JOIN surveys s ON s.id = d.survey_id`
-
-func scanDelivery(row interface{ Scan(...any) error }) (store.Delivery, error) {
-	var (
-		d                     store.Delivery
-		state                 string
-		next, created, update int64
-		delivered             sql.NullInt64
-	)
-	if err := row.Scan(&d.ID, &d.SurveyID, &d.TeamID, &d.ResponseID, &state, &d.Attempts, &d.RoundAttempts, &d.LastStatus,
-		&d.LastError, &next, &created, &update, &delivered); err != nil {
-		return store.Delivery{}, err
-	}
-	d.State = store.DeliveryState(state)
-	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.DeliveredAt = fromMS(next), fromMS(created), fromMS(update), fromNullMS(delivered)
-	return d, nil
-}
 
 // ClaimDeliveries implements store.Store. The claim is one UPDATE in the single writer's
 // transaction, so two callers never lease the same delivery.
@@ -51,7 +32,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	if limit <= 0 {
 		return nil, nil
 	}
-	at := ms(now)
+	at := sqlrow.MS(now)
 	var claimed []store.Delivery
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		claimed = claimed[:0]
@@ -76,14 +57,14 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		if err := rows.Err(); err != nil || len(ids) == 0 {
 			return s.mapErr(err, "claim deliveries")
 		}
-		q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY d.next_attempt_at`
+		q := `SELECT ` + sqlrow.DeliveryColumns + deliveryFrom + ` WHERE d.id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY d.next_attempt_at`
 		drows, err := tx.Query(q, ids...)
 		if err != nil {
 			return s.mapErr(err, "claim deliveries")
 		}
 		defer drows.Close()
 		for drows.Next() {
-			d, err := scanDelivery(drows)
+			d, err := sqlrow.ScanDelivery(drows)
 			if err != nil {
 				return s.mapErr(err, "claim deliveries")
 			}
@@ -101,12 +82,12 @@ func (s *Store) FinishDelivery(ctx context.Context, r store.DeliveryResult) erro
 	default:
 		return fmt.Errorf("finish delivery %s: %w", r.ID, store.Invalidf("state %q", r.State))
 	}
-	at := ms(r.At)
+	at := sqlrow.MS(r.At)
 	var delivered any
 	if r.State == store.DeliverySucceeded {
 		delivered = at
 	}
-	next := ms(r.NextAttemptAt)
+	next := sqlrow.MS(r.NextAttemptAt)
 	if r.NextAttemptAt.IsZero() {
 		next = at
 	}
@@ -134,11 +115,11 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	if limit <= 0 {
 		return nil, nil, fmt.Errorf("list deliveries: %w", store.Invalidf("limit must be positive"))
 	}
-	q := `SELECT ` + deliveryColumns + deliveryFrom + ` WHERE d.survey_id = +?`
+	q := `SELECT ` + sqlrow.DeliveryColumns + deliveryFrom + ` WHERE d.survey_id = +?`
 	args := []any{surveyID}
 	if after != nil {
 		q += ` AND (d.created_at, d.id) < (?, ?)`
-		args = append(args, ms(after.CreatedAt), after.ID)
+		args = append(args, sqlrow.MS(after.CreatedAt), after.ID)
 	}
 	q += ` ORDER BY d.created_at DESC, d.id DESC LIMIT +?`
 	args = append(args, limit+1)
@@ -149,7 +130,7 @@ func (s *Store) Deliveries(ctx context.Context, surveyID string, after *store.Cu
 	defer rows.Close()
 	var page []store.Delivery
 	for rows.Next() {
-		d, err := scanDelivery(rows)
+		d, err := sqlrow.ScanDelivery(rows)
 		if err != nil {
 			return nil, nil, s.mapErr(err, "list deliveries")
 		}
@@ -177,14 +158,14 @@ func (s *Store) Redeliver(ctx context.Context, surveyID, deliveryID string, at t
 			return s.mapErr(err, "redeliver "+deliveryID)
 		}
 		// A lease that ran out belongs to a sender that stopped: nothing is sending it.
-		if state == string(store.DeliveryDelivering) && leaseUntil > ms(at) {
+		if state == string(store.DeliveryDelivering) && leaseUntil > sqlrow.MS(at) {
 			return fmt.Errorf("redeliver %s: %w", deliveryID, store.Conflictf("the delivery is being sent now"))
 		}
 		if _, err := tx.Exec(`UPDATE deliveries SET state = 'pending', round_attempts = 0, next_attempt_at = ?, lease_until = 0, updated_at = ? WHERE id = ?`,
-			ms(at), ms(at), deliveryID); err != nil {
+			sqlrow.MS(at), sqlrow.MS(at), deliveryID); err != nil {
 			return s.mapErr(err, "redeliver "+deliveryID)
 		}
-		d, err = scanDelivery(tx.QueryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = +?`, deliveryID))
+		d, err = sqlrow.ScanDelivery(tx.QueryRow(`SELECT `+sqlrow.DeliveryColumns+deliveryFrom+` WHERE d.id = +?`, deliveryID))
 		return s.mapErr(err, "redeliver "+deliveryID)
 	})
 	return d, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // RecordEvent implements store.Store.
@@ -22,7 +23,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 	default:
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
-	at := ms(e.At)
+	at := sqlrow.MS(e.At)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES (?, ?, ?, ?, ?)`
 		if e.Imported {
@@ -63,7 +64,7 @@ func (s *Store) History(ctx context.Context, surveyID, respondent string) (store
 	if err := s.checkOpen("read history"); err != nil {
 		return store.History{}, err
 	}
-	var responded, viewed, dismissed sql.NullInt64
+	var responded, viewed, dismissed *int64
 	err := s.rdb.QueryRowContext(ctx, `SELECT MAX(responded), MAX(viewed), MAX(dismissed) FROM (
 		SELECT last_responded_at AS responded, last_viewed_at AS viewed, last_dismissed_at AS dismissed
 		FROM respondents WHERE survey_id = +?1 AND respondent = +?2
@@ -73,7 +74,7 @@ func (s *Store) History(ctx context.Context, surveyID, respondent string) (store
 	if err != nil {
 		return store.History{}, s.mapErr(err, "respondent history")
 	}
-	return store.History{LastRespondedAt: fromNullMS(responded), LastViewedAt: fromNullMS(viewed), LastDismissedAt: fromNullMS(dismissed)}, nil
+	return store.History{LastRespondedAt: sqlrow.FromNullMS(responded), LastViewedAt: sqlrow.FromNullMS(viewed), LastDismissedAt: sqlrow.FromNullMS(dismissed)}, nil
 }
 
 // Stats implements store.Store.
@@ -106,7 +107,7 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 	for _, qid := range questionIDs {
 		counts := make(map[int]int64)
 		out[qid] = counts
-		if err := s.countQuestion(ctx, counts, surveyID, qid, ms(from), ms(to)); err != nil {
+		if err := s.countQuestion(ctx, counts, surveyID, qid, sqlrow.MS(from), sqlrow.MS(to)); err != nil {
 			return nil, err
 		}
 	}

@@ -28,7 +28,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
 	sc := sqlrow.Scores(w.Data, sv.Questions)
-	at := ms(w.At)
+	at := sqlrow.MS(w.At)
 	var (
 		resp    store.Response
 		created bool
@@ -98,7 +98,7 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 			return store.Response{}, s.mapErr(err, "schedule delivery")
 		}
 	}
-	t := fromMS(at)
+	t := sqlrow.FromMS(at)
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
 		Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: t, UpdatedAt: t}, nil
 }
@@ -127,7 +127,7 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-		Telemetry: w.Telemetry, Finished: finished, CreatedAt: fromMS(createdAt), UpdatedAt: fromMS(at)}, nil
+		Telemetry: w.Telemetry, Finished: finished, CreatedAt: sqlrow.FromMS(createdAt), UpdatedAt: sqlrow.FromMS(at)}, nil
 }
 
 const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`
@@ -146,7 +146,7 @@ func scanResponse(row interface{ Scan(...any) error }) (store.Response, error) {
 	if telemetry.Valid {
 		r.Telemetry = &telemetry.String
 	}
-	r.CreatedAt, r.UpdatedAt = fromMS(created), fromMS(modified)
+	r.CreatedAt, r.UpdatedAt = sqlrow.FromMS(created), sqlrow.FromMS(modified)
 	return r, nil
 }
 
@@ -214,15 +214,15 @@ func responsesQuery(q store.ResponseQuery) (string, []any) {
 	}
 	if !q.After.IsZero() {
 		sqlq += ` AND created_at >= ?`
-		args = append(args, ms(q.After))
+		args = append(args, sqlrow.MS(q.After))
 	}
 	if !q.Before.IsZero() {
 		sqlq += ` AND created_at <= ?`
-		args = append(args, ms(q.Before))
+		args = append(args, sqlrow.MS(q.Before))
 	}
 	if q.Cursor != nil {
 		sqlq += ` AND (created_at, id) < (?, ?)`
-		args = append(args, ms(q.Cursor.CreatedAt), q.Cursor.ID)
+		args = append(args, sqlrow.MS(q.Cursor.CreatedAt), q.Cursor.ID)
 	}
 	sqlq += ` ORDER BY created_at DESC, id DESC LIMIT +?`
 	return sqlq, append(args, int64(q.Limit+1)) // the driver takes int64, not int
@@ -259,7 +259,7 @@ func appendResponseRows(page []store.Response, rows driver.Rows, q store.Respons
 		// Capped, so that appending to the data cannot overwrite the metadata after it.
 		data, meta := both[:end:end], both[end+1:]
 		page = append(page, store.Response{ID: id, SurveyID: q.SurveyID, Respondent: respondent, Data: data, Metadata: meta,
-			Finished: finished != 0, CreatedAt: fromMS(created), UpdatedAt: fromMS(modified)})
+			Finished: finished != 0, CreatedAt: sqlrow.FromMS(created), UpdatedAt: sqlrow.FromMS(modified)})
 		if size += len(both) - 1; q.MaxBytes > 0 && size >= q.MaxBytes && len(page) < limit {
 			limit = len(page) // the page is full by size: one more row tells whether more follow
 		}

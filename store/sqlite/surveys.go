@@ -28,7 +28,7 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 		_, err := tx.Exec(`INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
 			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
-			sv.PreviousWebhookSecret, ms(sv.PreviousSecretExpiresAt), ms(sv.CreatedAt), ms(sv.UpdatedAt))
+			sv.PreviousWebhookSecret, sqlrow.MS(sv.PreviousSecretExpiresAt), sqlrow.MS(sv.CreatedAt), sqlrow.MS(sv.UpdatedAt))
 		if err != nil {
 			return s.mapErr(err, "create survey "+sv.ID)
 		}
@@ -50,7 +50,7 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 		res, err := tx.Exec(`UPDATE surveys SET status = ?, definition = ?, webhook_url = ?, webhook_secret = ?,
 			previous_secret = ?, previous_secret_expiry = ?, updated_at = MAX(?, updated_at + 1) WHERE id = ? AND team_id = ?`,
 			string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
-			ms(sv.PreviousSecretExpiresAt), ms(sv.UpdatedAt), sv.ID, sv.TeamID)
+			sqlrow.MS(sv.PreviousSecretExpiresAt), sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID)
 		if err != nil {
 			return s.mapErr(err, "update survey "+sv.ID)
 		}
@@ -107,7 +107,7 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 	args := []any{teamID}
 	if after != nil {
 		q += ` AND (created_at, id) < (?, ?)`
-		args = append(args, ms(after.CreatedAt), after.ID)
+		args = append(args, sqlrow.MS(after.CreatedAt), after.ID)
 	}
 	q += ` ORDER BY created_at DESC, id DESC LIMIT +?`
 	args = append(args, limit+1)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // CreateTeam implements store.Store.
@@ -18,7 +19,7 @@ func (s *Store) CreateTeam(ctx context.Context, t store.Team) error {
 		t.CreatedAt = time.Now()
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)`, t.ID, t.Name, ms(t.CreatedAt))
+		_, err := tx.Exec(`INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)`, t.ID, t.Name, sqlrow.MS(t.CreatedAt))
 		return s.mapErr(err, "create team "+t.ID)
 	})
 }
@@ -34,7 +35,7 @@ func (s *Store) Team(ctx context.Context, id string) (store.Team, error) {
 	if err != nil {
 		return store.Team{}, s.mapErr(err, "team "+id)
 	}
-	t.CreatedAt = fromMS(created)
+	t.CreatedAt = sqlrow.FromMS(created)
 	return t, nil
 }
 
@@ -46,7 +47,7 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	defer s.cache.dropKeys()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO api_keys (id, team_id, kind, hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, ms(k.CreatedAt))
+			k.ID, k.TeamID, string(k.Kind), store.HashKey(plaintext), k.Hint, sqlrow.MS(k.CreatedAt))
 		return s.mapErr(err, "add key")
 	})
 }
@@ -58,12 +59,12 @@ func scanKey(row interface{ Scan(...any) error }) (store.Key, error) {
 		k       store.Key
 		kind    string
 		created int64
-		revoked sql.NullInt64
+		revoked *int64
 	)
 	if err := row.Scan(&k.ID, &k.TeamID, &kind, &k.Hint, &created, &revoked); err != nil {
 		return store.Key{}, err
 	}
-	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), fromMS(created), fromNullMS(revoked)
+	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), sqlrow.FromMS(created), sqlrow.FromNullMS(revoked)
 	return k, nil
 }
 
@@ -110,7 +111,7 @@ func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
 func (s *Store) RevokeKey(ctx context.Context, teamID, keyID string, at time.Time) error {
 	defer s.cache.dropKeys()
 	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND team_id = ?`, ms(at), keyID, teamID)
+		res, err := tx.Exec(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND team_id = ?`, sqlrow.MS(at), keyID, teamID)
 		if err != nil {
 			return s.mapErr(err, "revoke key")
 		}

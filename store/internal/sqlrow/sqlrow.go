@@ -122,6 +122,38 @@ func MS(t time.Time) int64 { return t.UnixMilli() }
 // FromMS is the UTC time of Unix milliseconds.
 func FromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
+// FromNullMS is a nullable stored time: nil for NULL. Both drivers scan NULL into a nil
+// *int64.
+func FromNullMS(v *int64) *time.Time {
+	if v == nil {
+		return nil
+	}
+	t := FromMS(*v)
+	return &t
+}
+
+// DeliveryColumns are the columns ScanDelivery reads, of deliveries d joined with their
+// surveys s (for the team).
+const DeliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.round_attempts, d.last_status,
+	d.last_error, d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at`
+
+// ScanDelivery reads a delivery from a row of DeliveryColumns.
+func ScanDelivery(row Scanner) (store.Delivery, error) {
+	var (
+		d                     store.Delivery
+		state                 string
+		next, created, update int64
+		delivered             *int64
+	)
+	if err := row.Scan(&d.ID, &d.SurveyID, &d.TeamID, &d.ResponseID, &state, &d.Attempts, &d.RoundAttempts, &d.LastStatus,
+		&d.LastError, &next, &created, &update, &delivered); err != nil {
+		return store.Delivery{}, err
+	}
+	d.State = store.DeliveryState(state)
+	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.DeliveredAt = FromMS(next), FromMS(created), FromMS(update), FromNullMS(delivered)
+	return d, nil
+}
+
 // EncodeWrite encodes a response write's answers and metadata (nil metadata as {}) into one
 // buffer sized for a typical response. data is capped, so that appending to it cannot
 // overwrite the metadata.
