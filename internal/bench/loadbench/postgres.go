@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -81,21 +80,19 @@ func clearPostgresLoad(ctx context.Context, pool *pgxpool.Pool) error {
 }
 
 // rawInsert returns the ceiling's work: one plain INSERT of a response's row per call, on a
-// pool as large as one svc instance's, with no HTTP, no validation and no counters. A run's
-// ids are new, like the PUT scenario's.
+// pool as large as one svc instance's, with no HTTP, no validation and no counters. Its ids
+// come from the call's seq, unique in a run (runSlices offsets every slice), like the PUT
+// scenario's.
 func rawInsert(ctx context.Context, url string) (work func(c int, seq int64) error, closePool func(), err error) {
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
 		return nil, nil, err
 	}
-	run := strconv.FormatInt(time.Now().UnixNano(), 36)
-	var n atomic.Int64
 	data := `{"nps":9,"stars":4,"favourite":"Alerts","missing":["Speed","Docs"],"comments":"The new dashboard is great, but exports are slow"}`
 	meta := `{"page":"/dashboard","plan":"pro","locale":"en-GB"}`
 	work = func(_ int, seq int64) error {
-		id := "l" + run + "x" + strconv.FormatInt(n.Add(1), 10)
 		_, err := pool.Exec(ctx, `INSERT INTO loadbench_raw VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-			loadSurvey, id, "user"+strconv.FormatInt(seq%1000, 10), data, meta, time.Now().UnixMilli())
+			loadSurvey, "l"+strconv.FormatInt(seq, 10), "user"+strconv.FormatInt(seq%1000, 10), data, meta, time.Now().UnixMilli())
 		return err
 	}
 	return work, pool.Close, nil
