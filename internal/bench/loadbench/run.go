@@ -93,17 +93,17 @@ func run(cfg config) error {
 	}
 	defer base.stop()
 
-	scenarios := buildScenarios(svcSrvs, base, cfg.rows)
-	putBase := baselinePUT
+	var rawPUT func(c int, seq int64) error
 	if pg {
 		work, closePool, err := rawInsert(context.Background(), cfg.db)
 		if err != nil {
 			return err
 		}
 		defer closePool()
-		scenarios[0] = scenario{name: baselineRawPUT, direct: work}
-		scenarios[1].baseline, putBase = baselineRawPUT, baselineRawPUT
+		rawPUT = work
 	}
+	scenarios := buildScenarios(svcSrvs, base, rawPUT, cfg.rows)
+	putBase := baselineFor(scenarios, putResponse)
 	scenarios = selectScenarios(scenarios, cfg.only)
 	results, err := runSlices(scenarios, cfg.conns, cfg.d, cfg.rounds)
 	if err != nil {
@@ -147,8 +147,9 @@ type scenario struct {
 	direct   func(c int, seq int64) error
 }
 
-// buildScenarios lists every scenario, each svc one after its baseline.
-func buildScenarios(svcSrvs []*child, base *child, rows int) []scenario {
+// buildScenarios lists every scenario, each svc one after its baseline. With rawPUT (on
+// PostgreSQL), the PUT's baseline is that raw INSERT loop rather than the JSON-only server.
+func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64) error, rows int) []scenario {
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	put := "/v1/svc/" + loadSurvey + "/response/l" + run + "x{seq}"
 	event := "/v1/svc/" + loadSurvey + "/respondent/user{seq}/event"
@@ -157,9 +158,13 @@ func buildScenarios(svcSrvs []*child, base *child, rows int) []scenario {
 	b := []*child{base}
 	// The host in an svc URL is only the Host header: load spreads connections over svcSrvs.
 	svcAddr := svcSrvs[0].addr
+	putBase := scenario{baselinePUT, "", b, request("PUT", base.addr+put, putBody), nil}
+	if rawPUT != nil {
+		putBase = scenario{name: baselineRawPUT, direct: rawPUT}
+	}
 	return []scenario{
-		{baselinePUT, "", b, request("PUT", base.addr+put, putBody), nil},
-		{putResponse, baselinePUT, svcSrvs, request("PUT", svcAddr+put, putBody), nil},
+		putBase,
+		{putResponse, putBase.name, svcSrvs, request("PUT", svcAddr+put, putBody), nil},
 		{baselinePOST, "", b, request("POST", base.addr+event, `{"type":"view"}`), nil},
 		{postEvent, baselinePOST, svcSrvs, request("POST", svcAddr+event, `{"type":"view"}`), nil},
 		{baselineGET, "", b, request("GET", base.addr+getSurvey, ""), nil},
@@ -194,6 +199,16 @@ func request(method, url, body string) func(int64) (*http.Request, error) {
 		}
 		return r, err
 	}
+}
+
+// baselineFor names the baseline of the scenario called name.
+func baselineFor(scenarios []scenario, name string) string {
+	for _, s := range scenarios {
+		if s.name == name {
+			return s.baseline
+		}
+	}
+	return ""
 }
 
 // selectScenarios keeps the scenarios whose name contains only, and every baseline.
