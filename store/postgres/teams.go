@@ -55,22 +55,6 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	return s.mapErr(err, "add key")
 }
 
-const keyColumns = `id, team_id, kind, hint, created_at, revoked_at`
-
-func scanKey(row pgx.Row) (store.Key, error) {
-	var (
-		k       store.Key
-		kind    string
-		created int64
-		revoked *int64
-	)
-	if err := row.Scan(&k.ID, &k.TeamID, &kind, &k.Hint, &created, &revoked); err != nil {
-		return store.Key{}, err
-	}
-	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), sqlrow.FromMS(created), sqlrow.FromNullMS(revoked)
-	return k, nil
-}
-
 // LookupKey implements store.Store.
 func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, error) {
 	if err := s.checkOpen("look up key"); err != nil {
@@ -80,7 +64,7 @@ func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, err
 	if k, ok := s.cache.key(string(hash)); ok {
 		return k, nil
 	}
-	k, err := scanKey(s.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash))
+	k, err := sqlrow.ScanKey(s.pool.QueryRow(ctx, `SELECT `+sqlrow.KeyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash))
 	if err != nil {
 		return store.Key{}, s.mapErr(err, "look up key")
 	}
@@ -93,11 +77,11 @@ func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
 	if err := s.checkOpen("list keys"); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE team_id = $1 ORDER BY created_at, id`, teamID)
+	rows, err := s.pool.Query(ctx, `SELECT `+sqlrow.KeyColumns+` FROM api_keys WHERE team_id = $1 ORDER BY created_at, id`, teamID)
 	if err != nil {
 		return nil, s.mapErr(err, "list keys")
 	}
-	keys, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Key, error) { return scanKey(row) })
+	keys, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Key, error) { return sqlrow.ScanKey(row) })
 	return keys, s.mapErr(err, "list keys")
 }
 

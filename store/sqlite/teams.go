@@ -52,22 +52,6 @@ func (s *Store) AddKey(ctx context.Context, k store.Key, plaintext string) error
 	})
 }
 
-const keyColumns = `id, team_id, kind, hint, created_at, revoked_at`
-
-func scanKey(row interface{ Scan(...any) error }) (store.Key, error) {
-	var (
-		k       store.Key
-		kind    string
-		created int64
-		revoked *int64
-	)
-	if err := row.Scan(&k.ID, &k.TeamID, &kind, &k.Hint, &created, &revoked); err != nil {
-		return store.Key{}, err
-	}
-	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), sqlrow.FromMS(created), sqlrow.FromNullMS(revoked)
-	return k, nil
-}
-
 // LookupKey implements store.Store.
 func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, error) {
 	if err := s.checkOpen("look up key"); err != nil {
@@ -77,8 +61,8 @@ func (s *Store) LookupKey(ctx context.Context, plaintext string) (store.Key, err
 	if k, ok := s.cache.key(string(hash)); ok {
 		return k, nil
 	}
-	row := s.rdb.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, hash)
-	k, err := scanKey(row)
+	row := s.rdb.QueryRowContext(ctx, `SELECT `+sqlrow.KeyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, hash)
+	k, err := sqlrow.ScanKey(row)
 	if err != nil {
 		return store.Key{}, s.mapErr(err, "lookup key")
 	}
@@ -91,14 +75,14 @@ func (s *Store) Keys(ctx context.Context, teamID string) ([]store.Key, error) {
 	if err := s.checkOpen("list keys"); err != nil {
 		return nil, err
 	}
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE team_id = +? ORDER BY created_at, id`, teamID)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+sqlrow.KeyColumns+` FROM api_keys WHERE team_id = +? ORDER BY created_at, id`, teamID)
 	if err != nil {
 		return nil, s.mapErr(err, "list keys")
 	}
 	defer rows.Close()
 	var keys []store.Key
 	for rows.Next() {
-		k, err := scanKey(rows)
+		k, err := sqlrow.ScanKey(rows)
 		if err != nil {
 			return nil, s.mapErr(err, "list keys")
 		}

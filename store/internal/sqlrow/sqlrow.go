@@ -132,6 +132,24 @@ func FromNullMS(v *int64) *time.Time {
 	return &t
 }
 
+// KeyColumns are the columns of the api_keys table that ScanKey reads, in its order.
+const KeyColumns = `id, team_id, kind, hint, created_at, revoked_at`
+
+// ScanKey reads a key from a row of KeyColumns.
+func ScanKey(row Scanner) (store.Key, error) {
+	var (
+		k       store.Key
+		kind    string
+		created int64
+		revoked *int64
+	)
+	if err := row.Scan(&k.ID, &k.TeamID, &kind, &k.Hint, &created, &revoked); err != nil {
+		return store.Key{}, err
+	}
+	k.Kind, k.CreatedAt, k.RevokedAt = store.KeyKind(kind), FromMS(created), FromNullMS(revoked)
+	return k, nil
+}
+
 // DeliveryColumns are the columns ScanDelivery reads, of deliveries d joined with their
 // surveys s (for the team).
 const DeliveryColumns = `d.id, d.survey_id, s.team_id, d.response_id, d.state, d.attempts, d.round_attempts, d.last_status,
