@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/widget"
 )
 
 // Default body limits.
@@ -80,6 +81,9 @@ type Handler struct {
 	limiter *limiter // nil when rate limiting is off
 
 	pageBuffers sync.Pool // of *[]byte, see pageBuffer
+
+	// widget holds the browser widget's built files by name.
+	widget map[string]widget.File
 }
 
 // New returns a Handler serving s.
@@ -104,6 +108,11 @@ func New(s store.Store, opts Config) *Handler {
 	if opts.RateLimit != nil && opts.RateLimit.PerSecond > 0 {
 		h.limiter = newLimiter(*opts.RateLimit, h.now)
 	}
+	files, err := widget.Files()
+	if err != nil {
+		panic("handler: the embedded widget cannot be read: " + err.Error()) // a build defect
+	}
+	h.widget = files
 	h.routes()
 	return h
 }

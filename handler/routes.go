@@ -9,6 +9,10 @@ func (h *Handler) routes() {
 	h.handle("GET /readyz", h.handleReadyz)
 	h.handle("GET /v1/openapi.json", h.handleOpenAPI)
 
+	// The browser widget's script and the code it loads when needed, without a key.
+	h.handle("GET /v1/svc/widget.js", h.handleWidgetScript)
+	h.handle("GET /v1/svc/widget/{file}", h.handleWidgetFile)
+
 	// Public widget endpoints (publishable key in x-svc-pk).
 	h.handle("GET /v1/svc/{surveyId}", h.public(h.handleSurveyGet))
 	h.handle("GET /v1/svc/{surveyId}/respondent/{respondent}", h.public(h.handleHistoryGet))

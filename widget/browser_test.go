@@ -1,0 +1,109 @@
+package widget_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
+)
+
+// TestBrowser runs the widget's end-to-end tests (test/browser/*.test.mjs) in headless Chromium,
+// driven by playwright-core, against the real handler over a real SQLite file, with the pages
+// of test/pages served from the same origin. Node.js, npm ci in this directory and Debian's
+// chromium are needed: without them the test skips, except under CI (CI=true), where it fails.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are not short")
+	}
+	chromium := os.Getenv("SVC_CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	missing := ""
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not installed"
+	} else if _, err := os.Stat("node_modules/playwright-core"); err != nil {
+		missing = "run npm ci in widget/ first"
+	} else if _, err := os.Stat(chromium); err != nil {
+		missing = "Chromium is not at " + chromium + " (apt-get install chromium, or set SVC_CHROMIUM)"
+	}
+	if missing != "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(missing)
+		}
+		t.Skip(missing)
+	}
+
+	srv := startServer(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	defer cancel()
+	args := []string{"--test", "--test-reporter=spec", "--test-concurrency=1"}
+	if run := os.Getenv("SVC_BROWSER_RUN"); run != "" {
+		args = append(args, "--test-name-pattern="+run) // for working on one test
+	}
+	files, _ := filepath.Glob("test/browser/*.test.mjs")
+	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
+	cmd.Env = append(os.Environ(), "SVC_E2E_URL="+srv.URL, "SVC_CHROMIUM="+chromium)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err != nil {
+		t.Fatalf("browser tests failed (%v):\n%s", err, out.String())
+	}
+	t.Logf("browser tests:\n%s", out.String())
+}
+
+// startServer serves svc over a fresh SQLite file with test/fixture.json imported, and the
+// test pages under /test/, the page named csp.html with the contract's strict policy.
+func startServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	ctx := t.Context()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f, err := os.Open("test/fixture.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fx, err := store.DecodeFixture(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Import(ctx, st, fx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	h, err := svc.NewHandler(st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background()) })
+	pages := http.FileServer(http.Dir("test/pages"))
+	mux := http.NewServeMux()
+	mux.Handle("/", h)
+	mux.Handle("GET /test/", http.StripPrefix("/test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/csp") {
+			w.Header().Set("Content-Security-Policy", strictCSP)
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		pages.ServeHTTP(w, r)
+	})))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// strictCSP is the policy of extensions.md section 1 ("Looks") the widget must work under.
+const strictCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"

@@ -1,0 +1,83 @@
+// svc's browser widget: window.Svc.show(options) shows a survey, saves each answer as the person
+// moves on, and resolves with what happened. See extensions.md section 1 for the contract.
+import { Api, ApiError, Outbox } from "./api";
+import { mergeLabels } from "./labels";
+import { loadProgress, storage } from "./state";
+import { Widget, type Result, type ShowOptions } from "./widget";
+
+// Where this script came from, read while it runs (currentScript is null afterwards): the API
+// is served beside it unless apiBase says otherwise.
+const script = document.currentScript as HTMLScriptElement | null;
+const scriptBase = script?.src ? new URL(script.src).href.replace(/\/v1\/svc\/widget\.js(?:[?#].*)?$/, "") : location.origin;
+
+let current: Widget | null = null;
+let outbox: Outbox | null = null;
+
+function theOutbox(): Outbox {
+  if (!outbox) {
+    outbox = new Outbox(storage("localStorage"), (err: ApiError) => current?.refused(err));
+  }
+  return outbox;
+}
+
+function required(o: Record<string, unknown>, name: string): string {
+  const v = o[name];
+  if (typeof v !== "string" || v === "") throw new TypeError(`Svc.show: ${name} is required (a non-empty string)`);
+  return v;
+}
+
+async function show(options: ShowOptions): Promise<Result> {
+  if (!options || typeof options !== "object") throw new TypeError("Svc.show: options are required");
+  const o = options as unknown as Record<string, unknown>;
+  const surveyId = required(o, "surveyId");
+  const key = required(o, "publishableKey");
+  const respondent = required(o, "respondent");
+  const base = (typeof options.apiBase === "string" && options.apiBase ? options.apiBase : scriptBase).replace(/\/+$/, "");
+  const api = new Api(base, key);
+  const box = theOutbox();
+  box.flush();
+  current?.close();
+  current = null;
+
+  const progress = loadProgress(surveyId, respondent);
+  const skipIfResponded = options.skipIfResponded !== false;
+  const cooldownDays = Number(options.cooldownDays) || 0;
+  if (!progress && (skipIfResponded || cooldownDays > 0)) {
+    const hist = await api.history(surveyId, respondent);
+    if (skipIfResponded && hist.lastRespondedAt) return { outcome: "skipped" };
+    const cutoff = Date.now() - cooldownDays * 86_400_000;
+    const recent = [hist.lastViewedAt, hist.lastDismissedAt].some((t) => t && Date.parse(t) > cutoff);
+    if (cooldownDays > 0 && recent) return { outcome: "skipped" };
+  }
+  const survey = await api.survey(surveyId);
+  return new Promise<Result>((resolve) => {
+    const w = new Widget({
+      api,
+      outbox: box,
+      surveyId,
+      survey,
+      respondent,
+      progress,
+      labels: mergeLabels(options.labels),
+      metadata: options.metadata,
+      target: options.target ?? null,
+      done: (r) => {
+        if (current === w) current = null;
+        resolve(r);
+      },
+    });
+    current = w;
+    w.open();
+  });
+}
+
+function close(): void {
+  current?.close();
+}
+
+Object.defineProperty(window, "Svc", {
+  value: Object.freeze({ show, close }),
+  configurable: true,
+  enumerable: false,
+  writable: false,
+});

@@ -1,0 +1,30 @@
+// The widget's own words, each replaceable through the labels option.
+
+export interface Labels {
+  close: string;
+  bugTitle: string;
+  screenshot: string;
+  recording: string;
+  required: string;
+  refused: string;
+}
+
+export const defaultLabels: Labels = {
+  close: "Close",
+  bugTitle: "Title",
+  screenshot: "Include a screenshot",
+  recording: "Include a recording of this page",
+  required: "Please answer this question to go on.",
+  refused: "Your answer could not be saved",
+};
+
+export function mergeLabels(given: unknown): Labels {
+  const out: Labels = { ...defaultLabels };
+  if (given && typeof given === "object") {
+    for (const k of Object.keys(out) as (keyof Labels)[]) {
+      const v = (given as Record<string, unknown>)[k];
+      if (typeof v === "string" && v) out[k] = v;
+    }
+  }
+  return out;
+}

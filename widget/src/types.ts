@@ -1,0 +1,115 @@
+// The survey as GET /v1/svc/{surveyId} gives it (interface.md section 2.1), and the answers the
+// widget sends.
+
+export interface Survey {
+  title: string;
+  description?: string | null;
+  questions: Question[];
+  confirmation: { title: string; description: string; buttonText: string };
+  isBackNavigationAllowed: boolean;
+  backButtonLabel: string;
+}
+
+export interface Question {
+  id: string;
+  title: string;
+  description?: string | null;
+  position: number;
+  required: boolean;
+  properties: Properties;
+  routingLogic: Routing;
+}
+
+export type Properties =
+  | RatingProperties
+  | SingleSelectProperties
+  | MultiSelectProperties
+  | OpenEndedProperties
+  | StatementProperties
+  | BugReportProperties;
+
+export interface RatingProperties {
+  type: "rating";
+  buttonLabel: string;
+  shouldAutoProgress: boolean;
+  scale: number;
+  display?: string | null;
+  labels?: { lower?: string | null; upper?: string | null } | null;
+}
+
+export interface Option {
+  value: string;
+  description?: string | null;
+}
+
+export interface Editable {
+  label: string;
+  max: number;
+  description?: string | null;
+}
+
+export interface SingleSelectProperties {
+  type: "single-select";
+  buttonLabel: string;
+  shouldAutoProgress: boolean;
+  options: Option[];
+  editable?: Editable | null;
+}
+
+export interface MultiSelectProperties {
+  type: "multi-select";
+  buttonLabel: string;
+  options: Option[];
+  editable?: Editable | null;
+  max?: number | null;
+}
+
+export interface OpenEndedProperties {
+  type: "open-ended";
+  buttonLabel: string;
+  placeholder?: string | null;
+  max: number;
+}
+
+export interface StatementProperties {
+  type: "statement";
+  buttonLabel: string;
+  buttonUrl?: string | null;
+}
+
+export interface BugReportProperties {
+  type: "bug-report";
+  buttonLabel: string;
+  placeholder?: string | null;
+  enableScreenshot: boolean;
+  enableRecording: boolean;
+  detailsLabel: string;
+  detailsPlaceholder?: string | null;
+  redactClasses?: string[] | null;
+}
+
+export type Target = { type: "next" } | { type: "end" } | { type: "jump"; target: number };
+
+export interface Case {
+  type: "binary-operator";
+  operator: string;
+  value: { type: "value"; value: string | number };
+  target: Target;
+}
+
+export type Routing =
+  | { type: "always"; target: Target }
+  | { type: "switch"; cases: Case[]; default: Target };
+
+export interface BugReportAnswer {
+  title: string;
+  metadata: string;
+  description?: string;
+  screenshotDataUrl?: string;
+  recordingEventsJson?: string;
+}
+
+/** An answer as it is sent: a number, a string, a list of choices or a bug report. */
+export type Answer = number | string | string[] | BugReportAnswer;
+
+export type Answers = Record<string, Answer>;

@@ -1,0 +1,240 @@
+// The controls of each question type, with the roles and accessible names of the contract
+// (extensions.md section 1), and the answer they hold.
+import { h, uid } from "./dom";
+import type { Labels } from "./labels";
+import type {
+  Answer,
+  BugReportAnswer,
+  BugReportProperties,
+  MultiSelectProperties,
+  OpenEndedProperties,
+  Question,
+  RatingProperties,
+  SingleSelectProperties,
+} from "./types";
+
+/** Controls are a question's inputs: where they go, and the answer they hold. */
+export interface Controls {
+  /** nodes go between the question's description and its buttons. */
+  nodes: Node[];
+  /** answer is what the person gave, or undefined for nothing. */
+  answer(): Promise<Answer | undefined>;
+}
+
+/** Hooks let controls move the survey on by themselves (auto-progress) and report changes. */
+export interface Hooks {
+  autoProgress(): void;
+}
+
+export function controls(q: Question, prior: Answer | undefined, labels: Labels, hooks: Hooks, extra: BugExtras): Controls {
+  const p = q.properties;
+  switch (p.type) {
+    case "rating":
+      return rating(q, p, prior, hooks);
+    case "single-select":
+      return singleSelect(q, p, prior, hooks);
+    case "multi-select":
+      return multiSelect(q, p, prior);
+    case "open-ended":
+      return openEnded(q, p, prior);
+    case "bug-report":
+      return bugReport(p, prior, labels, extra);
+    default:
+      return { nodes: [], answer: async () => undefined }; // a statement, or a type this widget does not know
+  }
+}
+
+// Arrow keys move the choice within a radio group, and the browser reports that as a change;
+// auto-progress must wait for a deliberate choice (a click, Space), or a keyboard user could
+// never get past the first value.
+function arrowAware(inputs: HTMLInputElement[], onChoose: () => void): void {
+  let arrowed = false;
+  for (const input of inputs) {
+    input.addEventListener("keydown", (e) => {
+      arrowed = e.key.startsWith("Arrow");
+    });
+    input.addEventListener("change", () => {
+      const viaArrow = arrowed;
+      arrowed = false;
+      if (!viaArrow) onChoose();
+    });
+  }
+}
+
+function rating(q: Question, p: RatingProperties, prior: Answer | undefined, hooks: Hooks): Controls {
+  const nps = p.display === "nps";
+  const star = p.display === "star";
+  const name = uid("r");
+  const group = h("div", { role: "radiogroup", "aria-labelledby": q.id ? `${titleId(q)}` : null, class: "scale", part: "scale" });
+  const inputs: HTMLInputElement[] = [];
+  for (let v = nps ? 0 : 1; v <= p.scale; v++) {
+    const input = h("input", { type: "radio", name, value: v, "aria-label": String(v), checked: prior === v });
+    inputs.push(input);
+    const face = h("span", { "aria-hidden": "true", part: "score" }, star ? "★" : String(v));
+    group.append(h("label", { class: star ? "score star" : "score" }, input, face));
+  }
+  const light = () => {
+    const chosen = inputs.findIndex((i) => i.checked);
+    inputs.forEach((i, n) => i.parentElement!.classList.toggle("lit", star && chosen >= 0 && n <= chosen));
+  };
+  light();
+  arrowAware(inputs, () => p.shouldAutoProgress && hooks.autoProgress());
+  for (const input of inputs) input.addEventListener("change", light);
+  const nodes: Node[] = [group];
+  if (p.labels?.lower || p.labels?.upper) {
+    nodes.push(h("div", { class: "ends", part: "scale-labels" }, h("span", {}, p.labels.lower ?? ""), h("span", {}, p.labels.upper ?? "")));
+  }
+  return {
+    nodes,
+    answer: async () => {
+      const chosen = inputs.find((i) => i.checked);
+      return chosen ? Number(chosen.value) : undefined;
+    },
+  };
+}
+
+/** titleId is the id of a question's heading, which names its group of choices. */
+export function titleId(q: Question): string {
+  return `svc-q-${q.position}`;
+}
+
+function singleSelect(q: Question, p: SingleSelectProperties, prior: Answer | undefined, hooks: Hooks): Controls {
+  const name = uid("s");
+  // aria-label keeps the name to the value: the option's description is its description.
+  const inputs = p.options.map((o) => h("input", { type: "radio", name, value: o.value, "aria-label": o.value, checked: prior === o.value }));
+  const group = h("div", { role: "radiogroup", "aria-labelledby": titleId(q), part: "options" });
+  p.options.forEach((o, i) => {
+    const desc = o.description ? h("small", { id: uid("d") }, o.description) : null;
+    if (desc) inputs[i].setAttribute("aria-describedby", desc.id);
+    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.value, desc)));
+  });
+  const nodes: Node[] = [group];
+  let text: HTMLInputElement | null = null;
+  if (p.editable) {
+    const isOther = typeof prior === "string" && !p.options.some((o) => o.value === prior);
+    text = editableField(p.editable.label, p.editable.max, isOther ? (prior as string) : "", nodes);
+    const t = text;
+    t.addEventListener("input", () => {
+      if (t.value !== "") inputs.forEach((i) => (i.checked = false));
+    });
+    inputs.forEach((i) => i.addEventListener("change", () => (t.value = "")));
+  }
+  arrowAware(inputs, () => p.shouldAutoProgress && hooks.autoProgress());
+  return {
+    nodes,
+    answer: async () => {
+      const typed = text?.value.trim();
+      if (typed) return typed;
+      return inputs.find((i) => i.checked)?.value;
+    },
+  };
+}
+
+function editableField(label: string, max: number, value: string, nodes: Node[]): HTMLInputElement {
+  const id = uid("t");
+  const input = h("input", { type: "text", id, maxlength: max, part: "textbox" });
+  input.value = value;
+  nodes.push(h("label", { for: id, class: "field" }, label), input);
+  return input;
+}
+
+function multiSelect(q: Question, p: MultiSelectProperties, prior: Answer | undefined): Controls {
+  const chosen = Array.isArray(prior) ? prior : [];
+  const inputs = p.options.map((o) => h("input", { type: "checkbox", value: o.value, "aria-label": o.value, checked: chosen.includes(o.value) }));
+  const group = h("div", { role: "group", "aria-labelledby": titleId(q), part: "options" });
+  p.options.forEach((o, i) => {
+    const desc = o.description ? h("small", { id: uid("d") }, o.description) : null;
+    if (desc) inputs[i].setAttribute("aria-describedby", desc.id);
+    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.value, desc)));
+  });
+  const nodes: Node[] = [group];
+  let text: HTMLInputElement | null = null;
+  if (p.editable) {
+    const other = chosen.find((v) => !p.options.some((o) => o.value === v)) ?? "";
+    text = editableField(p.editable.label, p.editable.max, other, nodes);
+  }
+  // At most max choices, the free text counting as one (as the server counts it).
+  const limit = () => {
+    if (!p.max) return;
+    const count = inputs.filter((i) => i.checked).length + (text?.value.trim() ? 1 : 0);
+    for (const i of inputs) i.disabled = !i.checked && count >= p.max;
+    if (text) text.disabled = !text.value.trim() && count >= p.max;
+  };
+  inputs.forEach((i) => i.addEventListener("change", limit));
+  text?.addEventListener("input", limit);
+  limit();
+  return {
+    nodes,
+    answer: async () => {
+      const values = inputs.filter((i) => i.checked).map((i) => i.value);
+      const typed = text?.value.trim();
+      if (typed && !values.includes(typed)) values.push(typed);
+      return values.length ? values : undefined;
+    },
+  };
+}
+
+function openEnded(q: Question, p: OpenEndedProperties, prior: Answer | undefined): Controls {
+  const area = h("textarea", { "aria-labelledby": titleId(q), placeholder: p.placeholder ?? null, maxlength: p.max, part: "textbox" });
+  area.value = typeof prior === "string" ? prior : "";
+  return {
+    nodes: [area],
+    answer: async () => area.value.trim() || undefined,
+  };
+}
+
+/** BugExtras captures what a bug report may attach; capture.ts provides it. */
+export interface BugExtras {
+  screenshot(redact: string[]): Promise<string | undefined>;
+  recording(): Promise<string | undefined>;
+}
+
+function bugReport(p: BugReportProperties, prior: Answer | undefined, labels: Labels, extra: BugExtras): Controls {
+  const before = prior && typeof prior === "object" && !Array.isArray(prior) ? prior : null;
+  const titleInput = h("input", { type: "text", id: uid("t"), maxlength: 200, part: "textbox", placeholder: p.placeholder ?? null });
+  titleInput.value = before?.title ?? "";
+  const details = h("textarea", { id: uid("t"), placeholder: p.detailsPlaceholder ?? null, part: "textbox" });
+  details.value = before?.description ?? "";
+  const nodes: Node[] = [
+    h("label", { for: titleInput.id, class: "field" }, labels.bugTitle),
+    titleInput,
+    h("label", { for: details.id, class: "field" }, p.detailsLabel),
+    details,
+  ];
+  const check = (label: string) => {
+    const box = h("input", { type: "checkbox", id: uid("c") });
+    nodes.push(h("div", { class: "check" }, box, h("label", { for: box.id }, label)));
+    return box;
+  };
+  const shot = p.enableScreenshot ? check(labels.screenshot) : null;
+  const rec = p.enableRecording ? check(labels.recording) : null;
+  return {
+    nodes,
+    answer: async () => {
+      const title = titleInput.value.trim();
+      const description = details.value.trim();
+      if (!title && !description) return undefined;
+      const a: BugReportAnswer = { title: title || description.slice(0, 80), metadata: pageMetadata() };
+      if (description) a.description = description;
+      if (shot?.checked) {
+        const url = await extra.screenshot(p.redactClasses ?? []);
+        if (url) a.screenshotDataUrl = url;
+      }
+      if (rec?.checked) {
+        const events = await extra.recording();
+        if (events) a.recordingEventsJson = events;
+      }
+      return a;
+    },
+  };
+}
+
+/** pageMetadata is a bug report's metadata: the page, the browser, the viewport and the time. */
+function pageMetadata(): string {
+  return JSON.stringify({
+    url: location.href,
+    userAgent: navigator.userAgent,
+    viewport: { width: innerWidth, height: innerHeight },
+    time: new Date().toISOString(),
+  });
+}

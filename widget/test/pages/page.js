@@ -1,0 +1,23 @@
+// The test pages' own script: shows the survey the query names and writes the outcome, as a
+// user's page would. An external file, so the strict Content-Security-Policy page runs it.
+const p = new URLSearchParams(location.search);
+const violations = document.querySelector("#violations");
+document.addEventListener("securitypolicyviolation", (e) => {
+  const li = document.createElement("li");
+  li.textContent = `${e.violatedDirective} ${e.blockedURI}`;
+  violations.append(li);
+});
+const options = {
+  surveyId: p.get("survey"),
+  publishableKey: p.get("pk"),
+  respondent: p.get("respondent"),
+  metadata: { page: "test" },
+};
+if (p.has("inline")) options.target = document.querySelector("#inline");
+if (p.has("skip")) options.skipIfResponded = p.get("skip") === "1";
+if (p.has("cooldown")) options.cooldownDays = Number(p.get("cooldown"));
+const out = document.querySelector("#result");
+Svc.show(options).then(
+  (r) => (out.textContent = JSON.stringify(r)),
+  (e) => (out.textContent = `error: ${e.message}`),
+);
