@@ -30,13 +30,18 @@ export function respondent(name) {
   return `${name}-${process.pid}-${respondents}-${Date.now()}`;
 }
 
-/** open loads a test page that shows a survey; page is "page", "hostile" or "csp". */
+/**
+ * open loads a test page that shows a survey; page is "page", "hostile" or "csp". It returns the
+ * page's uncaught errors and the events the widget posted, as they come.
+ */
 export async function open(browser, { survey, who, page = "page", params = {}, viewport } = {}) {
   const context = await browser.newContext(viewport ? { viewport } : {});
   context.setDefaultTimeout(5000);
   const tab = await context.newPage();
   const errors = [];
+  const events = []; // the types of the event POSTs the widget sent
   tab.on("pageerror", (e) => errors.push(e));
+  tab.on("request", (r) => r.method() === "POST" && r.url().endsWith("/event") && events.push(r.postDataJSON().type));
   if (process.env.SVC_E2E_DEBUG) {
     tab.on("console", (m) => console.error("console:", m.text()));
     tab.on("requestfailed", (r) => console.error("failed:", r.method(), r.url(), r.failure()?.errorText));
@@ -44,7 +49,7 @@ export async function open(browser, { survey, who, page = "page", params = {}, v
   }
   const q = new URLSearchParams({ survey: survey.id, pk, respondent: who, ...params });
   await tab.goto(`${base}/test/${page}.html?${q}`);
-  return { context, tab, errors };
+  return { context, tab, errors, events };
 }
 
 /** responses lists a survey's responses through the protected API, newest first. */

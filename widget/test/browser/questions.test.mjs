@@ -13,7 +13,7 @@ const heading = (tab, name) => tab.getByRole("heading", { name, exact: true }).w
 test("a detractor's path: rating, multi-select, open-ended and bug report, saved after each question", async () => {
   const who = respondent("detractor");
   const s = surveys.demo;
-  const { tab, context, errors } = await open(browser, { survey: s, who });
+  const { tab, context, errors, events } = await open(browser, { survey: s, who });
   const dialog = tab.getByRole("dialog", { name: "How are we doing?" });
   await dialog.waitFor();
   assert.equal(await dialog.getAttribute("aria-modal"), "true");
@@ -66,8 +66,8 @@ test("a detractor's path: rating, multi-select, open-ended and bug report, saved
   assert.match(meta.url, /\/test\/page\.html/);
   assert.ok(meta.userAgent && meta.viewport.width > 0 && !Number.isNaN(Date.parse(meta.time)), bug.metadata);
   assert.match(bug.screenshotDataUrl, /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]{1000,}/);
-  const events = JSON.parse(bug.recordingEventsJson);
-  assert.ok(Array.isArray(events) && events.some((e) => e.type === 2), "the recording holds a full snapshot");
+  const recorded = JSON.parse(bug.recordingEventsJson);
+  assert.ok(Array.isArray(recorded) && recorded.some((e) => e.type === 2), "the recording holds a full snapshot");
   // The widget adds url, userAgent and language to the page's own metadata.
   assert.equal(r.clientMetadata.page, "test");
   assert.match(r.clientMetadata.url, /\/test\/page\.html/);
@@ -80,6 +80,7 @@ test("a detractor's path: rating, multi-select, open-ended and bug report, saved
   assert.deepEqual(await outcome(tab), { outcome: "completed", responseId: r.id });
   assert.equal(await tab.locator("svc-survey").count(), 0);
   assert.deepEqual(errors, []);
+  assert.deepEqual(events, ["view"], "one view, and no dismissal after completing");
   await context.close();
 });
 
@@ -170,5 +171,43 @@ test("a reload continues the same response where it was", async () => {
   await tab.reload();
   assert.deepEqual(await outcome(tab), { outcome: "skipped" });
   assert.equal(await tab.locator("svc-survey").count(), 0);
+  await context.close();
+});
+
+test("a bug report's screenshot and recording mask the elements of redactClasses", async () => {
+  const who = respondent("redact");
+  const s = surveys.bug;
+  const { tab, context } = await open(browser, { survey: s, who });
+  await heading(tab, "What went wrong?");
+  await tab.getByRole("textbox", { name: "Title", exact: true }).fill("Leak check");
+  await tab.getByRole("textbox", { name: "Details" }).fill("See the page");
+  await tab.getByRole("checkbox", { name: "Include a screenshot" }).check();
+  await tab.getByRole("checkbox", { name: "Include a recording of this page" }).check();
+  await tab.getByRole("button", { name: "Send report" }).click();
+  await heading(tab, "Report sent");
+  const r = await saved(s, who, {}, true);
+  const bug = r.data.report;
+  assert.ok(!bug.recordingEventsJson.includes("a secret it must not leak"), "the recording holds the secret text");
+  assert.ok(bug.recordingEventsJson.includes("Some text of the page"), "the recording holds the page");
+  // The screenshot is black where the secret was (the page paints it yellow), and not elsewhere.
+  const [secret, plain] = await tab.evaluate(async (url) => {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const g = canvas.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const scale = img.width / document.documentElement.clientWidth;
+    // A point at the top left of an element's box, above its text.
+    const at = (el) => {
+      const b = el.getBoundingClientRect();
+      return Array.from(g.getImageData(Math.round((b.x + 2) * scale), Math.round((b.y + 2) * scale), 1, 1).data.slice(0, 3));
+    };
+    return [at(document.querySelector(".secret")), at(document.querySelector("main"))];
+  }, bug.screenshotDataUrl);
+  assert.ok(secret.every((c) => c < 40), `the secret's pixel is ${secret}, not black`);
+  assert.ok(plain.some((c) => c > 200), `the page's pixel is ${plain}: its background was not drawn`);
   await context.close();
 });

@@ -4,7 +4,7 @@ const p = new URLSearchParams(location.search);
 const violations = document.querySelector("#violations");
 document.addEventListener("securitypolicyviolation", (e) => {
   const li = document.createElement("li");
-  li.textContent = `${e.violatedDirective} ${e.blockedURI}`;
+  li.textContent = `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`;
   violations.append(li);
 });
 const options = {
