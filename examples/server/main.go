@@ -201,14 +201,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	var root http.Handler = h
+	mux := http.NewServeMux()
+	mux.Handle("/", h) // svc answers everything but the routes below, its own 404s and 405s included
 	if metrics != nil {
-		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", metrics)
-		mux.Handle("/", h) // svc answers everything else, its own 404s and 405s included
-		root = mux
 	}
-	if err := serve(ctx, ln, root, cfg.shutdownTimeout, log, stdout); err != nil {
+	if cfg.seed == "" {
+		page, err := demoPage(ctx, st)
+		if err != nil {
+			return err
+		}
+		mux.Handle("GET /{$}", page)
+		fmt.Fprintf(stdout, "open %s/ to see the widget show the demo survey\n", baseURL)
+	}
+	if err := serve(ctx, ln, mux, cfg.shutdownTimeout, log, stdout); err != nil {
 		return err
 	}
 	// Deliveries still sending after a few seconds stay pending for the next start.

@@ -48,6 +48,7 @@ const css = `
   max-height: inherit;
   overflow: auto;
   position: relative;
+  container: svc / inline-size;
   animation: svc-in 160ms ease-out;
 }
 @keyframes svc-in { from { opacity: 0; transform: translateY(8px); } to { opacity: 1; transform: none; } }
@@ -63,14 +64,15 @@ h2 { font-size: 17px; line-height: 1.3; margin: 0 32px 6px 0; font-weight: 600; 
 .close:hover { background: var(--_line); }
 :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
 form { margin: 0; }
-.scale { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
+.scale { display: grid; grid-template-columns: repeat(var(--_n, 5), minmax(0, 1fr)); gap: 4px; margin: 4px 0; }
+@container svc (max-width: 340px) { .scale.wide { grid-template-columns: repeat(6, minmax(0, 1fr)); } }
 .choice { display: flex; gap: 8px; align-items: flex-start; padding: 8px 10px; margin: 0 0 6px;
   border: 1px solid var(--_line); border-radius: calc(var(--_radius) * 0.6); cursor: pointer; }
 .choice:has(input:checked) { border-color: var(--_accent); background: color-mix(in srgb, var(--_accent) 12%, var(--_bg)); }
 .choice:has(input:disabled) { opacity: 0.55; cursor: default; }
 .choice input { margin: 3px 0 0; accent-color: var(--_accent); }
 .choice small { display: block; color: var(--_muted); }
-.score { position: relative; flex: 1 0 30px; min-width: 30px; }
+.score { position: relative; min-width: 0; }
 .score input { position: absolute; inset: 0; opacity: 0; margin: 0; cursor: pointer; width: 100%; height: 100%; }
 .score span { display: block; text-align: center; padding: 7px 0; border: 1px solid var(--_line);
   border-radius: calc(var(--_radius) * 0.6); }

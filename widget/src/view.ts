@@ -65,7 +65,9 @@ function rating(q: Question, p: RatingProperties, prior: Answer | undefined, hoo
   const nps = p.display === "nps";
   const star = p.display === "star";
   const name = uid("r");
-  const group = h("div", { role: "radiogroup", "aria-labelledby": q.id ? `${titleId(q)}` : null, class: "scale", part: "scale" });
+  const count = p.scale + (nps ? 1 : 0);
+  const group = h("div", { role: "radiogroup", "aria-labelledby": titleId(q), class: count > 6 ? "scale wide" : "scale", part: "scale" });
+  group.style.setProperty("--_n", String(count)); // the CSSOM, which a strict CSP allows
   const inputs: HTMLInputElement[] = [];
   for (let v = nps ? 0 : 1; v <= p.scale; v++) {
     const input = h("input", { type: "radio", name, value: v, "aria-label": String(v), checked: prior === v });

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestDemoPage: the page at / embeds the widget for the demo survey with a publishable key that
+// works, a restart gives the page a new key and revokes the old one, and with a fixture there
+// is no demo page.
+func TestDemoPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := buildServer(t)
+	db := filepath.Join(t.TempDir(), "svc.db")
+	get := func(url, key string) (int, string, http.Header) {
+		req, _ := http.NewRequest("GET", url, nil)
+		if key != "" {
+			req.Header.Set("x-svc-pk", key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	page := regexp.MustCompile(`surveyId: "([a-z0-9]+)",\s+publishableKey: "(svc_pk_[A-Za-z0-9]+)"`)
+	visit := func(p *proc) (surveyID, key string) {
+		code, body, h := get(p.url+"/", "")
+		if code != 200 || h.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(body, `<script src="/v1/svc/widget.js" defer></script>`) {
+			t.Fatalf("GET / = %d %s:\n%s", code, h.Get("Content-Type"), body)
+		}
+		m := page.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("GET / names no survey and key:\n%s", body)
+		}
+		if code, body, _ := get(p.url+"/v1/svc/"+m[1], m[2]); code != 200 || !strings.Contains(body, `"questions"`) {
+			t.Fatalf("the demo page's survey and key: GET /v1/svc/%s = %d %s", m[1], code, body)
+		}
+		return m[1], m[2]
+	}
+	stop := func(p *proc) {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}
+
+	p := startServer(t, bin, "-db", db)
+	if !strings.Contains(p.stdout.String(), "open "+p.url+"/ to see the widget") {
+		t.Errorf("the server does not say where the demo page is:\n%s", p.stdout)
+	}
+	survey1, key1 := visit(p)
+	if code, _, _ := get(p.url+"/v1/svc/widget.js", ""); code != 200 {
+		t.Errorf("GET /v1/svc/widget.js = %d", code)
+	}
+	stop(p)
+
+	p = startServer(t, bin, "-db", db)
+	survey2, key2 := visit(p)
+	if survey2 != survey1 || key2 == key1 {
+		t.Errorf("after a restart: survey %s (was %s), key changed: %v", survey2, survey1, key2 != key1)
+	}
+	if code, _, _ := get(p.url+"/v1/svc/"+survey1, key1); code != http.StatusUnauthorized {
+		t.Errorf("the page's previous key still works: %d", code)
+	}
+	stop(p)
+
+	fixture, _, _, _ := writeFixture(t, "")
+	p = startServer(t, bin, "-db", filepath.Join(t.TempDir(), "seeded.db"), "-seed", fixture)
+	defer stop(p)
+	if code, body, _ := get(p.url+"/", ""); code != http.StatusNotFound || !strings.Contains(body, `"error"`) {
+		t.Errorf("GET / with a fixture = %d %s, want svc's JSON 404", code, body)
+	}
+}
