@@ -45,6 +45,9 @@ func TestBrowser(t *testing.T) {
 	}
 
 	srv := startServer(t)
+	// Pages on another origin, which load the widget and call the API across origins.
+	other := httptest.NewServer(http.StripPrefix("/test", http.FileServer(http.Dir("test/pages"))))
+	t.Cleanup(other.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 	defer cancel()
 	args := []string{"--test", "--test-reporter=spec", "--test-concurrency=1"}
@@ -53,7 +56,7 @@ func TestBrowser(t *testing.T) {
 	}
 	files, _ := filepath.Glob("test/browser/*.test.mjs")
 	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
-	cmd.Env = append(os.Environ(), "SVC_E2E_URL="+srv.URL, "SVC_CHROMIUM="+chromium)
+	cmd.Env = append(os.Environ(), "SVC_E2E_URL="+srv.URL, "SVC_E2E_OTHER_ORIGIN="+other.URL, "SVC_CHROMIUM="+chromium)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -1,7 +1,7 @@
 // Dismissing, keyboard use, failures and retries, skipping, inline rendering.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { eventually, history, launch, open, outcome, respondent, responses, saved, surveys } from "./helpers.mjs";
+import { base, eventually, history, launch, open, outcome, pk, respondent, responses, saved, surveys } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -139,9 +139,9 @@ test("skipIfResponded and cooldownDays skip without rendering", async () => {
 
   // Responded (from another browser, say): skipped by default, shown with skipIfResponded false.
   const who2 = respondent("skip");
-  const res = await fetch(`${process.env.SVC_E2E_URL}/v1/svc/${s.id}/response/${crypto.randomUUID()}`, {
+  const res = await fetch(`${base}/v1/svc/${s.id}/response/${crypto.randomUUID()}`, {
     method: "PUT",
-    headers: { "x-svc-pk": (await import("./helpers.mjs")).pk, "content-type": "application/json" },
+    headers: { "x-svc-pk": pk, "content-type": "application/json" },
     body: JSON.stringify({ respondent: who2, data: { mood: 3 }, metadata: {} }),
   });
   assert.equal(res.status, 200);
@@ -163,5 +163,42 @@ test("with a target it renders inline, as a region named by the survey, not a di
   await region.getByRole("radio", { name: "3", exact: true }).check();
   await region.getByRole("button", { name: "Continue" }).click();
   await saved(s, who, { mood: 3 });
+  await context.close();
+});
+
+test("on a page of another origin: widget.js from svc, the API beside it, through CORS", async () => {
+  const other = process.env.SVC_E2E_OTHER_ORIGIN;
+  assert.ok(other && new URL(other).origin !== new URL(base).origin);
+  const who = respondent("cross");
+  const s = surveys.short;
+  const context = await browser.newContext();
+  context.setDefaultTimeout(5000);
+  const tab = await context.newPage();
+  const q = new URLSearchParams({ survey: s.id, pk, respondent: who, api: base });
+  await tab.goto(`${other}/test/cross.html?${q}`);
+  await heading(tab, "How is your day?");
+  await tab.getByRole("radio", { name: "3", exact: true }).check();
+  await tab.getByRole("button", { name: "Continue" }).click();
+  await saved(s, who, { mood: 3 });
+  await tab.getByRole("button", { name: "Close" }).click();
+  assert.equal((await outcome(tab)).outcome, "dismissed");
+  await eventually(async () => assert.ok((await history(s, who)).lastDismissedAt));
+  await context.close();
+});
+
+test("the script defines window.Svc and no other global", async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${base}/test/blank.html`);
+  const names = () => tab.evaluate(() => Object.getOwnPropertyNames(window));
+  const before = new Set(await names());
+  await tab.addScriptTag({ url: `${base}/v1/svc/widget.js` });
+  const added = (await names()).filter((n) => !before.has(n));
+  assert.deepEqual(added, ["Svc"]);
+  assert.deepEqual(await tab.evaluate(() => Object.keys(Svc).sort()), ["close", "show"]);
+  // Wrong options are refused with a clear error, before anything is fetched or shown.
+  const err = await tab.evaluate(() => Svc.show({ surveyId: "x", respondent: "y" }).catch((e) => e.message));
+  assert.equal(err, "Svc.show: publishableKey is required (a non-empty string)");
+  assert.equal(await tab.locator("svc-survey").count(), 0);
   await context.close();
 });

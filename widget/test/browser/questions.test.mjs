@@ -98,7 +98,16 @@ test("a promoter's path: star rating, single-select with its own text, statement
   await tab.getByRole("button", { name: "Next" }).click();
   await heading(tab, "Which feature do you use most?");
   for (const v of ["Reports", "Alerts", "Exports"]) await tab.getByRole("radio", { name: v, exact: true }).waitFor();
+  // Choosing moves on by itself (shouldAutoProgress); going back shows the choice kept.
+  await tab.getByRole("radio", { name: "Alerts", exact: true }).click();
+  await heading(tab, "Anything else you would like to tell us?");
+  await saved(s, who, { favourite: "Alerts" });
+  await tab.getByRole("button", { name: "Back" }).click();
+  await heading(tab, "Which feature do you use most?");
+  assert.equal(await tab.getByRole("radio", { name: "Alerts", exact: true }).isChecked(), true);
+  // Text in the editable field is the answer instead of the option.
   await tab.getByRole("textbox", { name: "Something else" }).fill("Webhooks");
+  assert.equal(await tab.getByRole("radio", { name: "Alerts", exact: true }).isChecked(), false);
   await tab.getByRole("button", { name: "Next" }).click();
   // always jump to position 4, past the multi-select.
   await heading(tab, "Anything else you would like to tell us?");

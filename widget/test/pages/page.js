@@ -17,7 +17,18 @@ if (p.has("inline")) options.target = document.querySelector("#inline");
 if (p.has("skip")) options.skipIfResponded = p.get("skip") === "1";
 if (p.has("cooldown")) options.cooldownDays = Number(p.get("cooldown"));
 const out = document.querySelector("#result");
-Svc.show(options).then(
-  (r) => (out.textContent = JSON.stringify(r)),
-  (e) => (out.textContent = `error: ${e.message}`),
-);
+function show() {
+  Svc.show(options).then(
+    (r) => (out.textContent = JSON.stringify(r)),
+    (e) => (out.textContent = `error: ${e.message}`),
+  );
+}
+if (p.has("api")) {
+  // A page on another origin than svc: the widget comes from svc, and so does its API.
+  const script = document.createElement("script");
+  script.src = `${p.get("api")}/v1/svc/widget.js`;
+  script.addEventListener("load", show);
+  document.head.append(script);
+} else {
+  show();
+}
