@@ -2,23 +2,17 @@
 //   dist/widget.js      the widget, a classic script defining window.Svc
 //   dist/screenshot.js  bug-report screenshots, an ES module loaded only when asked for
 //   dist/recording.js   bug-report recordings, likewise
-// With --tests it also bundles the modules the unit tests import into test/.build/.
+// With --tests it also bundles the modules the unit tests import into test/.build/; with
+// --tests-only it bundles only those.
 import * as esbuild from "esbuild";
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 
 const common = { bundle: true, minify: true, target: "es2020", legalComments: "eof", logLevel: "warning" };
+const testsOnly = process.argv.includes("--tests-only");
 
-await esbuild.build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/widget.js", format: "iife" });
-await esbuild.build({
-  ...common,
-  entryPoints: { screenshot: "src/lazy/screenshot.ts", recording: "src/lazy/recording.ts" },
-  outdir: "dist",
-  format: "esm",
-  splitting: false,
-});
-
-if (process.argv.includes("--tests")) {
+if (!testsOnly) await build();
+if (testsOnly || process.argv.includes("--tests")) {
   await esbuild.build({
     bundle: true,
     format: "esm",
@@ -30,7 +24,16 @@ if (process.argv.includes("--tests")) {
   });
 }
 
-for (const f of ["widget.js", "screenshot.js", "recording.js"]) {
-  const b = readFileSync(`dist/${f}`);
-  console.log(`dist/${f}: ${b.length} bytes, ${gzipSync(b, { level: 9 }).length} gzipped`);
+async function build() {
+  await esbuild.build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/widget.js", format: "iife" });
+  await esbuild.build({
+    ...common,
+    entryPoints: { screenshot: "src/lazy/screenshot.ts", recording: "src/lazy/recording.ts" },
+    outdir: "dist",
+    format: "esm",
+  });
+  for (const f of ["widget.js", "screenshot.js", "recording.js"]) {
+    const b = readFileSync(`dist/${f}`);
+    console.log(`dist/${f}: ${b.length} bytes, ${gzipSync(b, { level: 9 }).length} gzipped`);
+  }
 }

@@ -57,7 +57,7 @@ func TestServerOnPostgres(t *testing.T) {
 		t.Errorf("exit after SIGTERM: %v", err)
 	}
 	out, _, err := cmd(t, db, "key", "list", "-team", "demo")
-	if err != nil || strings.Count(out, "\n") != 3 { // a header and the demo's two keys
+	if err != nil || strings.Count(out, "\n") != 4 { // a header, the two keys printed and the demo page's
 		t.Errorf("key list on PostgreSQL = %q, %v", out, err)
 	}
 }
