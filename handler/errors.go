@@ -25,6 +25,7 @@ const (
 	CodeNotFound         = "not_found"
 	CodeMethodNotAllowed = "method_not_allowed"
 	CodeConflict         = "conflict"
+	CodePrecondition     = "precondition_failed"
 	CodeTooLarge         = "payload_too_large"
 	CodeUnsupportedMedia = "unsupported_media_type"
 	CodeRateLimited      = "rate_limited"

@@ -82,6 +82,10 @@ type Handler struct {
 
 	pageBuffers sync.Pool // of *[]byte, see pageBuffer
 
+	// manageMu serializes this handler's changes to surveys, so that each If-Match is checked
+	// against the survey as it is changed.
+	manageMu sync.Mutex
+
 	// widget holds the browser widget's built files by name.
 	widget map[string]widget.File
 }

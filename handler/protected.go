@@ -2,6 +2,8 @@ package handler
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -60,13 +62,51 @@ func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, team
 	return nil
 }
 
-// fullSurvey is the protected view of a survey: the public view plus its identity and status.
+// fullSurvey is the protected view of a survey: the public view plus its identity, status and
+// webhook settings (never its secret).
 type fullSurvey struct {
 	ID     string `json:"id"`
 	Status string `json:"status"`
 	survey.Definition
-	CreatedAt Time `json:"createdAt"`
-	UpdatedAt Time `json:"updatedAt"`
+	WebhookURL       *string `json:"webhookUrl"`
+	WebhookSecretSet bool    `json:"webhookSecretSet"`
+	CreatedAt        Time    `json:"createdAt"`
+	UpdatedAt        Time    `json:"updatedAt"`
+}
+
+// encodeFullSurvey is the protected view of sv as JSON, and its ETag.
+func encodeFullSurvey(sv store.Survey) ([]byte, string, error) {
+	var hook *string
+	if sv.WebhookURL != "" {
+		hook = &sv.WebhookURL
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(fullSurvey{sv.ID, string(sv.Status), sv.Definition, hook, sv.WebhookSecret != "", Time(sv.CreatedAt), Time(sv.UpdatedAt)})
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), `"` + hex.EncodeToString(sum[:12]) + `"`, nil
+}
+
+// surveyETag is the ETag of the protected view of sv, which PATCH and DELETE check If-Match
+// against.
+func surveyETag(sv store.Survey) string {
+	_, tag, _ := encodeFullSurvey(sv)
+	return tag
+}
+
+// writeSurvey writes the protected view of sv with its ETag.
+func (h *Handler) writeSurvey(w http.ResponseWriter, status int, sv store.Survey) error {
+	body, tag, err := encodeFullSurvey(sv)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", tag)
+	writeBody(w, status, body)
+	return nil
 }
 
 // handleProtectedSurveyGet serves "GET /v1/protected/surveys/{surveyId}".
@@ -75,8 +115,7 @@ func (h *Handler) handleProtectedSurveyGet(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	h.writeJSON(w, http.StatusOK, fullSurvey{sv.ID, string(sv.Status), sv.Definition, Time(sv.CreatedAt), Time(sv.UpdatedAt)})
-	return nil
+	return h.writeSurvey(w, http.StatusOK, sv)
 }
 
 // handleResponsesList serves "GET /v1/protected/surveys/{surveyId}/responses".
@@ -90,22 +129,8 @@ func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, te
 		return err
 	}
 	rq := store.ResponseQuery{Limit: limit, Cursor: cursor, MaxBytes: h.opts.MaxPageBytes}
-	if rq.Respondent, err = query(q, "respondent"); err != nil {
+	if err := h.responseFilters(q, &rq); err != nil {
 		return err
-	}
-	if _, given := q["respondent"]; given {
-		if err := store.ValidateRespondent(rq.Respondent); err != nil {
-			return badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
-		}
-	}
-	if rq.After, err = parseTimeParam(q, "after"); err != nil {
-		return err
-	}
-	if rq.Before, err = parseTimeParam(q, "before"); err != nil {
-		return err
-	}
-	if !rq.After.IsZero() && !rq.Before.IsZero() && rq.After.After(rq.Before) {
-		return badRequest("after must not be later than before")
 	}
 	sv, err := h.surveyFor(r, teamID, notDeleted)
 	if err != nil {
@@ -158,21 +183,7 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"id":`...)
-		b = jsonappend.String(b, r.ID)
-		b = append(b, `,"respondent":`...)
-		b = jsonappend.String(b, r.Respondent)
-		b = append(b, `,"data":`...)
-		b = append(b, rawOrEmpty(r.Data)...)
-		b = append(b, `,"clientMetadata":`...)
-		b = append(b, rawOrEmpty(r.Metadata)...)
-		b = append(b, `,"finished":`...)
-		b = strconv.AppendBool(b, r.Finished)
-		b = append(b, `,"createdAt":"`...)
-		b = appendTime(b, r.CreatedAt)
-		b = append(b, `","updatedAt":"`...)
-		b = appendTime(b, r.UpdatedAt)
-		b = append(b, `"}`...)
+		b = appendResponse(b, r, false)
 	}
 	tail, err := json.Marshal(struct {
 		NextCursor *string `json:"nextCursor"`
@@ -185,6 +196,35 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 	b = append(b, "],"...)
 	b = append(b, tail[1:]...)
 	return append(b, '\n'), nil
+}
+
+// appendResponse appends one response as the protected API shows it (contract 2.6, plus
+// finished and updatedAt), its stored data and metadata spliced in as they are; with telemetry,
+// its telemetry too (a string or null).
+func appendResponse(b []byte, r store.Response, telemetry bool) []byte {
+	b = append(b, `{"id":`...)
+	b = jsonappend.String(b, r.ID)
+	b = append(b, `,"respondent":`...)
+	b = jsonappend.String(b, r.Respondent)
+	b = append(b, `,"data":`...)
+	b = append(b, rawOrEmpty(r.Data)...)
+	b = append(b, `,"clientMetadata":`...)
+	b = append(b, rawOrEmpty(r.Metadata)...)
+	b = append(b, `,"finished":`...)
+	b = strconv.AppendBool(b, r.Finished)
+	if telemetry {
+		b = append(b, `,"telemetry":`...)
+		if r.Telemetry != nil {
+			b = jsonappend.String(b, *r.Telemetry)
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	b = append(b, `,"createdAt":"`...)
+	b = appendTime(b, r.CreatedAt)
+	b = append(b, `","updatedAt":"`...)
+	b = appendTime(b, r.UpdatedAt)
+	return append(b, `"}`...)
 }
 
 // parseTimeParam reads an optional RFC 3339 query parameter.

@@ -138,8 +138,12 @@ func TestProtectedSurveyGet(t *testing.T) {
 	if qs, ok := got["questions"].([]any); !ok || len(qs) != 7 {
 		t.Errorf("questions = %v", got["questions"])
 	}
-	if _, ok := got["webhookUrl"]; ok {
-		t.Error("the survey shows its webhook settings")
+	// Its webhook settings, never the secret (extensions.md section 3), and an ETag.
+	if v, ok := got["webhookUrl"]; !ok || v != nil || got["webhookSecretSet"] != false {
+		t.Errorf("webhookUrl = %v (present %v), webhookSecretSet = %v; want null and false", v, ok, got["webhookSecretSet"])
+	}
+	if tag := rec.Header().Get("ETag"); !strings.HasPrefix(tag, `"`) || len(tag) < 10 {
+		t.Errorf("ETag = %q", tag)
 	}
 }
 

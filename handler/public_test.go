@@ -351,7 +351,7 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 	if allow := rec.Header().Get("Allow"); !strings.Contains(allow, "GET") {
 		t.Errorf("405 Allow = %q, want GET listed", allow)
 	}
-	rec = e.do(req{method: "POST", path: "/v1/protected/surveys"})
+	rec = e.do(req{method: "PUT", path: "/v1/protected/surveys"})
 	wantStatus(t, rec, 405, "method_not_allowed")
 	for _, unclean := range []string{"/v1/svc/" + e.survA.ID + "/response/.", "//v1/svc/" + e.survA.ID, "/v1/svc/x/../" + e.survA.ID} {
 		rec = e.public("GET", unclean, "")

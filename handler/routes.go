@@ -26,6 +26,14 @@ func (h *Handler) routes() {
 	h.handle("GET /v1/protected/surveys/{surveyId}/stats", h.protected(h.handleStatsGet))
 	h.handle("GET /v1/protected/surveys/{surveyId}/score-distributions", h.protected(h.handleScoreDistributionsGet))
 	h.handle("GET /v1/protected/surveys/{surveyId}/webhook-deliveries", h.protected(h.handleDeliveriesList))
+
+	// The management API (secret key): surveys, webhook secrets, single responses, exports.
+	h.handle("POST /v1/protected/surveys", h.protected(h.handleSurveyCreate))
+	h.handle("PATCH /v1/protected/surveys/{surveyId}", h.protected(h.handleSurveyPatch))
+	h.handle("DELETE /v1/protected/surveys/{surveyId}", h.protected(h.handleSurveyDelete))
+	h.handle("POST /v1/protected/surveys/{surveyId}/webhook-secret", h.protected(h.handleWebhookSecretPost))
+	h.handle("GET /v1/protected/surveys/{surveyId}/responses/export", h.protected(h.handleExport))
+	h.handle("GET /v1/protected/surveys/{surveyId}/responses/{responseId}", h.protected(h.handleResponseGet))
 	h.handle("POST /v1/protected/surveys/{surveyId}/webhook-deliveries/{deliveryId}/redeliver", h.protected(h.handleRedeliverPost))
 }
 

@@ -297,6 +297,9 @@ type ResponseQuery struct {
 	Before time.Time
 	Cursor *Cursor
 	Limit  int
+	// Oldest lists oldest first, for exports; the cursor then marks the last item of an
+	// oldest-first page.
+	Oldest bool
 	// MaxBytes, when positive, bounds a page by size as well as by count: the page ends after
 	// the first response whose data and metadata take its total to MaxBytes or more, with a
 	// cursor to the rest. A page always holds at least one response, so a single response
@@ -304,7 +307,8 @@ type ResponseQuery struct {
 	MaxBytes int
 }
 
-// Cursor marks the last item of a page in (CreatedAt, ID) order, newest first.
+// Cursor marks the last item of a page in (CreatedAt, ID) order: newest first, unless the
+// query asked for the oldest first.
 type Cursor struct {
 	CreatedAt time.Time
 	ID        string

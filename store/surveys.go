@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"time"
 
@@ -22,6 +24,14 @@ func RotateWebhookSecret(ctx context.Context, s Store, teamID, surveyID, newSecr
 		return fmt.Errorf("rotate webhook secret: %w", err)
 	}
 	return nil
+}
+
+// NewWebhookSecret returns a new webhook secret in the Standard Webhooks form: "whsec_" and the
+// standard base64 of 32 random bytes.
+func NewWebhookSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never returns an error: it panics on a broken system
+	return "whsec_" + base64.StdEncoding.EncodeToString(b)
 }
 
 // SetSurveyStatus changes a survey's status (any status can become any other; StatusDeleted is

@@ -232,10 +232,14 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if !q.Before.IsZero() {
 		sql += ` AND created_at <= ` + arg(sqlrow.MS(q.Before))
 	}
-	if q.Cursor != nil {
-		sql += ` AND (created_at, id) < (` + arg(sqlrow.MS(q.Cursor.CreatedAt)) + `, ` + arg(q.Cursor.ID) + `)`
+	cmp, order := "<", "DESC"
+	if q.Oldest {
+		cmp, order = ">", "ASC"
 	}
-	sql += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT %d`, q.Limit+1)
+	if q.Cursor != nil {
+		sql += ` AND (created_at, id) ` + cmp + ` (` + arg(sqlrow.MS(q.Cursor.CreatedAt)) + `, ` + arg(q.Cursor.ID) + `)`
+	}
+	sql += fmt.Sprintf(` ORDER BY created_at %s, id %s LIMIT %d`, order, order, q.Limit+1)
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list responses")

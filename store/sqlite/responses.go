@@ -220,11 +220,15 @@ func responsesQuery(q store.ResponseQuery) (string, []any) {
 		sqlq += ` AND created_at <= ?`
 		args = append(args, sqlrow.MS(q.Before))
 	}
+	cmp, order := "<", "DESC"
+	if q.Oldest {
+		cmp, order = ">", "ASC"
+	}
 	if q.Cursor != nil {
-		sqlq += ` AND (created_at, id) < (?, ?)`
+		sqlq += ` AND (created_at, id) ` + cmp + ` (?, ?)`
 		args = append(args, sqlrow.MS(q.Cursor.CreatedAt), q.Cursor.ID)
 	}
-	sqlq += ` ORDER BY created_at DESC, id DESC LIMIT +?`
+	sqlq += ` ORDER BY created_at ` + order + `, id ` + order + ` LIMIT +?`
 	return sqlq, append(args, int64(q.Limit+1)) // the driver takes int64, not int
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -339,5 +340,61 @@ func testResponseFinished(t *testing.T, s store.Store) {
 	st, err := s.Stats(ctx, sv.ID)
 	if err != nil || st.FinishedResponses != 2 || st.TotalResponses != 3 {
 		t.Errorf("Stats = %+v, %v; want 3 responses, 2 finished", st, err)
+	}
+}
+
+// testResponseListOldest pages oldest first, as exports do: ascending (CreatedAt, ID), filters
+// applied, nothing repeated or skipped, and responses written during the walk come at its end.
+func testResponseListOldest(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := mustSurvey(t, s, newSurvey("a", t0))
+	var want []string
+	for i := range 13 {
+		w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: []string{"ann", "bob"}[i%2],
+			Data: survey.Answers{}, At: t0.Add(time.Duration(i/3) * time.Minute)} // threes share a time
+		put(t, s, w)
+		if w.Respondent == "ann" {
+			want = append(want, w.ID)
+		}
+	}
+	// Expected order: by time, then by id, as the store sorts them.
+	byTime := map[string]time.Time{}
+	page, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Respondent: "ann", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range page {
+		byTime[r.ID] = r.CreatedAt
+	}
+	slices.SortFunc(want, func(a, b string) int {
+		if c := byTime[a].Compare(byTime[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var got []string
+	q := store.ResponseQuery{SurveyID: sv.ID, Respondent: "ann", Limit: 2, Oldest: true}
+	for {
+		page, next, err := s.Responses(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		if next == nil {
+			break
+		}
+		q.Cursor = next
+		if len(got) == 2 {
+			// A response arriving mid-walk sorts last: the walk ends with it.
+			w := store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: t0.Add(time.Hour)}
+			put(t, s, w)
+			want = append(want, w.ID)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("oldest-first walk (-want +got):\n%s", diff)
 	}
 }

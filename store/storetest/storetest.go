@@ -30,6 +30,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseConcurrentCreate", testResponseConcurrentCreate},
 		{"ResponseList", testResponseList},
 		{"ResponseListMaxBytes", testResponseListMaxBytes},
+		{"ResponseListOldest", testResponseListOldest},
 		{"ResponseFinished", testResponseFinished},
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},

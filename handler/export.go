@@ -1,0 +1,234 @@
+package handler
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// exportPage is how many responses an export reads from the store at a time: its memory is
+// that of one page, whatever the number of responses.
+const exportPage = 100
+
+// handleResponseGet serves "GET /v1/protected/surveys/{surveyId}/responses/{responseId}".
+func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("responseId")
+	if !store.ValidResponseID(id) {
+		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+	}
+	resp, err := h.store.Response(r.Context(), sv.ID, store.CanonicalResponseID(id))
+	if err != nil {
+		return err
+	}
+	b := append([]byte(`{"data":`), appendResponse(nil, resp, true)...)
+	writeBody(w, http.StatusOK, append(b, "}\n"...))
+	return nil
+}
+
+// handleExport serves "GET /v1/protected/surveys/{surveyId}/responses/export": every response
+// matching the list's filters, oldest first, streamed as CSV (the default) or NDJSON.
+func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
+	format, err := query(q, "format")
+	if err != nil {
+		return err
+	}
+	if format == "" {
+		format = "csv"
+	}
+	if format != "csv" && format != "ndjson" {
+		return badRequest(`format is "csv" (the default) or "ndjson"`)
+	}
+	rq := store.ResponseQuery{Limit: exportPage, Oldest: true, MaxBytes: h.opts.MaxPageBytes}
+	if err := h.responseFilters(q, &rq); err != nil {
+		return err
+	}
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	rq.SurveyID = sv.ID
+	// The first page is read before the reply starts, so that a failing store is still an error
+	// reply; later failures can only cut the stream short.
+	page, next, err := h.store.Responses(r.Context(), rq)
+	if err != nil {
+		return err
+	}
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	var out exportWriter
+	if format == "csv" {
+		hd.Set("Content-Type", "text/csv; charset=utf-8")
+		hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.csv"`, sv.ID))
+		out = newCSVExport(w, sv.Definition)
+	} else {
+		hd.Set("Content-Type", "application/x-ndjson")
+		hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.ndjson"`, sv.ID))
+		out = &ndjsonExport{w: w}
+	}
+	w.WriteHeader(http.StatusOK)
+	for {
+		for _, resp := range page {
+			if err := out.write(resp); err != nil {
+				h.log.WarnContext(r.Context(), "export cut short", "survey", sv.ID, "err", err)
+				return nil
+			}
+		}
+		if next == nil {
+			break
+		}
+		rq.Cursor = next
+		if page, next, err = h.store.Responses(r.Context(), rq); err != nil {
+			// The status is sent: the client sees a cut stream (no final newline in CSV's last
+			// row is not guaranteed, so it is logged for the operator).
+			h.log.ErrorContext(r.Context(), "export failed after it started", "survey", sv.ID, "err", err)
+			panic(http.ErrAbortHandler) // drop the connection, so the client cannot take it for whole
+		}
+	}
+	if err := out.flush(); err != nil {
+		h.log.WarnContext(r.Context(), "export cut short", "survey", sv.ID, "err", err)
+	}
+	return nil
+}
+
+// responseFilters reads the list's filters (respondent, after, before) into rq.
+func (h *Handler) responseFilters(q map[string][]string, rq *store.ResponseQuery) error {
+	var err error
+	if rq.Respondent, err = query(q, "respondent"); err != nil {
+		return err
+	}
+	if _, given := q["respondent"]; given {
+		if err := store.ValidateRespondent(rq.Respondent); err != nil {
+			return badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
+		}
+	}
+	if rq.After, err = parseTimeParam(q, "after"); err != nil {
+		return err
+	}
+	if rq.Before, err = parseTimeParam(q, "before"); err != nil {
+		return err
+	}
+	if !rq.After.IsZero() && !rq.Before.IsZero() && rq.After.After(rq.Before) {
+		return badRequest("after must not be later than before")
+	}
+	return nil
+}
+
+// exportWriter writes the responses of an export in one format.
+type exportWriter interface {
+	write(r store.Response) error
+	flush() error
+}
+
+// ndjsonExport writes one response per line, as the protected API shows it.
+type ndjsonExport struct {
+	w   http.ResponseWriter
+	buf []byte
+}
+
+func (e *ndjsonExport) write(r store.Response) error {
+	e.buf = append(appendResponse(e.buf[:0], r, false), '\n')
+	_, err := e.w.Write(e.buf)
+	return err
+}
+
+func (e *ndjsonExport) flush() error { return nil }
+
+// csvExport writes a header row, then a row per response: id, respondent, createdAt,
+// updatedAt, finished, one column per question in position order, and metadata.
+type csvExport struct {
+	w         *csv.Writer
+	questions []string
+	row       []string
+	wroteHead bool
+	head      []string
+}
+
+func newCSVExport(w http.ResponseWriter, d survey.Definition) *csvExport {
+	head := []string{"id", "respondent", "createdAt", "updatedAt", "finished"}
+	var questions []string
+	for _, q := range d.Questions {
+		questions = append(questions, q.ID)
+	}
+	head = append(append(head, questions...), "metadata")
+	return &csvExport{w: csv.NewWriter(w), questions: questions, head: head}
+}
+
+func (e *csvExport) write(r store.Response) error {
+	if !e.wroteHead {
+		e.wroteHead = true
+		if err := e.w.Write(safeCells(e.head)); err != nil {
+			return err
+		}
+	}
+	var answers map[string]json.RawMessage
+	if len(r.Data) > 0 {
+		if err := json.Unmarshal(r.Data, &answers); err != nil {
+			return fmt.Errorf("response %s: %w", r.ID, err)
+		}
+	}
+	e.row = append(e.row[:0], r.ID, r.Respondent, string(appendTime(nil, r.CreatedAt)), string(appendTime(nil, r.UpdatedAt)), strconv.FormatBool(r.Finished))
+	for _, q := range e.questions {
+		e.row = append(e.row, csvCell(answers[q]))
+	}
+	meta := string(r.Metadata)
+	if meta == "" {
+		meta = "{}"
+	}
+	e.row = append(e.row, meta)
+	if err := e.w.Write(safeCells(e.row)); err != nil {
+		return err
+	}
+	return e.w.Error()
+}
+
+func (e *csvExport) flush() error {
+	if !e.wroteHead {
+		e.wroteHead = true
+		if err := e.w.Write(safeCells(e.head)); err != nil {
+			return err
+		}
+	}
+	e.w.Flush()
+	return e.w.Error()
+}
+
+// csvCell is an answer as a cell: a string as it is, a number as its JSON, anything else (lists,
+// bug reports) as JSON text; no answer is an empty cell.
+func csvCell(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			return s
+		}
+	}
+	return string(raw)
+}
+
+// safeCells guards against formula injection: a cell that begins with =, +, - or @ gets a
+// leading ' so that a spreadsheet shows it as text rather than running it.
+func safeCells(row []string) []string {
+	for i, c := range row {
+		if c != "" && strings.ContainsRune("=+-@", rune(c[0])) {
+			row[i] = "'" + c
+		}
+	}
+	return row
+}

@@ -1,0 +1,207 @@
+package handler_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// manage sends a management request with a team's secret key.
+func (e *env) manage(method, path, body, sk string, headers ...string) *httptest.ResponseRecorder {
+	e.t.Helper()
+	h := map[string]string{"Authorization": "Bearer " + sk}
+	for i := 0; i+1 < len(headers); i += 2 {
+		h[headers[i]] = headers[i+1]
+	}
+	return e.do(req{method: method, path: path, body: body, headers: h})
+}
+
+const newSurveyBody = `{"title":"Onboarding","questions":[{"id":"q1","title":"How was it?","description":null,"position":0,"required":true,
+	"properties":{"type":"rating","buttonLabel":"Next","shouldAutoProgress":false,"scale":5},
+	"routingLogic":{"type":"always","target":{"type":"next"}}}],
+	"confirmation":{"title":"Thanks","description":"","buttonText":"Close"},"isBackNavigationAllowed":false,"backButtonLabel":"Back"}`
+
+func TestSurveyCreate(t *testing.T) {
+	e := setup(t)
+	rec := e.manage("POST", "/v1/protected/surveys", newSurveyBody, e.skA)
+	wantStatus(t, rec, http.StatusCreated, "")
+	var got map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := got["id"].(string)
+	if !store.ValidSurveyID(id) || got["status"] != "inactive" || got["title"] != "Onboarding" || got["webhookSecretSet"] != false {
+		t.Errorf("created %v", got)
+	}
+	if loc := rec.Header().Get("Location"); loc != "/v1/protected/surveys/"+id {
+		t.Errorf("Location = %q", loc)
+	}
+	tag := rec.Header().Get("ETag")
+	again := e.protected("/v1/protected/surveys/" + id)
+	if again.Code != 200 || again.Header().Get("ETag") != tag || again.Body.String() != rec.Body.String() {
+		t.Errorf("GET after create: %d, ETag %q (create gave %q)\n%s", again.Code, again.Header().Get("ETag"), tag, again.Body)
+	}
+	// Inactive by default: not shown to the widget.
+	wantStatus(t, e.public("GET", "/v1/svc/"+id, ""), http.StatusNotFound, "not_found")
+	// Another team sees nothing of it.
+	wantStatus(t, e.manage("GET", "/v1/protected/surveys/"+id, "", e.skB), http.StatusNotFound, "not_found")
+
+	// With an id, status and webhook; the id taken is 409, in any team.
+	body := strings.Replace(newSurveyBody, `{"title"`, `{"id":"cmanaged0000000000000001","status":"active","webhookUrl":"https://hooks.example/svc","webhookSecret":"s3cret","title"`, 1)
+	rec = e.manage("POST", "/v1/protected/surveys", body, e.skA)
+	wantStatus(t, rec, http.StatusCreated, "")
+	if !strings.Contains(rec.Body.String(), `"webhookUrl":"https://hooks.example/svc","webhookSecretSet":true`) || strings.Contains(rec.Body.String(), "s3cret") {
+		t.Errorf("webhook settings: %s", rec.Body)
+	}
+	wantStatus(t, e.public("GET", "/v1/svc/cmanaged0000000000000001", ""), http.StatusOK, "")
+	wantStatus(t, e.manage("POST", "/v1/protected/surveys", body, e.skA), http.StatusConflict, "conflict")
+	wantStatus(t, e.manage("POST", "/v1/protected/surveys", body, e.skB), http.StatusConflict, "conflict")
+}
+
+func TestSurveyCreateRefusesBadBodies(t *testing.T) {
+	e := setup(t)
+	for name, body := range map[string]string{
+		"not an object":    `[1]`,
+		"malformed":        `{"title":`,
+		"unknown member":   strings.Replace(newSurveyBody, `"title"`, `"responses":[],"title"`, 1),
+		"wrong case":       strings.Replace(newSurveyBody, `"title":"Onboarding"`, `"Title":"Onboarding"`, 1),
+		"twice":            strings.Replace(newSurveyBody, `"title":"Onboarding"`, `"title":"A","title":"B"`, 1),
+		"no title":         strings.Replace(newSurveyBody, `"title":"Onboarding",`, ``, 1),
+		"bad scale":        strings.Replace(newSurveyBody, `"scale":5`, `"scale":50`, 1),
+		"deleted":          strings.Replace(newSurveyBody, `{"title"`, `{"status":"deleted","title"`, 1),
+		"unknown status":   strings.Replace(newSurveyBody, `{"title"`, `{"status":"paused","title"`, 1),
+		"bad id":           strings.Replace(newSurveyBody, `{"title"`, `{"id":"Not A Cuid","title"`, 1),
+		"ftp webhook":      strings.Replace(newSurveyBody, `{"title"`, `{"webhookUrl":"ftp://x.example/","title"`, 1),
+		"data after":       newSurveyBody + `{}`,
+		"jump backwards":   strings.Replace(newSurveyBody, `{"type":"next"}`, `{"type":"jump","target":0}`, 1),
+		"questions object": strings.Replace(newSurveyBody, `"questions":[`, `"questions":{"x":[`, 1),
+	} {
+		rec := e.manage("POST", "/v1/protected/surveys", body, e.skA)
+		if rec.Code != http.StatusBadRequest {
+			t.Errorf("%s: %d %s", name, rec.Code, rec.Body)
+		}
+	}
+	wantStatus(t, e.manage("POST", "/v1/protected/surveys", newSurveyBody, e.pkA), http.StatusUnauthorized, "unauthorized")
+	list := e.protected("/v1/protected/surveys")
+	if n := strings.Count(list.Body.String(), `"id":`); n != 1 {
+		t.Errorf("after refused creates the team has %d surveys, want its 1", n)
+	}
+}
+
+func TestSurveyPatch(t *testing.T) {
+	e := setup(t)
+	path := "/v1/protected/surveys/" + e.survA.ID
+	tag := e.protected(path).Header().Get("ETag")
+	e.clock.Advance(time.Minute)
+	rec := e.manage("PATCH", path, `{"title":"New title","description":null,"webhookUrl":"https://hooks.example/a","status":"inactive"}`, e.skA, "If-Match", tag)
+	wantStatus(t, rec, http.StatusOK, "")
+	got := asAny(t, rec.Body.Bytes()).(map[string]any)
+	if got["title"] != "New title" || got["description"] != nil || got["webhookUrl"] != "https://hooks.example/a" || got["status"] != "inactive" ||
+		got["updatedAt"] != "2026-11-21T10:05:05.123Z" || got["createdAt"] != "2026-11-21T10:04:05.123Z" || len(got["questions"].([]any)) != 7 {
+		t.Errorf("patched: %v", got)
+	}
+	newTag := rec.Header().Get("ETag")
+	if newTag == tag || newTag == "" {
+		t.Errorf("ETag %q after a change (was %q)", newTag, tag)
+	}
+	// The old tag no longer matches: 412, nothing changed.
+	wantStatus(t, e.manage("PATCH", path, `{"title":"Lost update"}`, e.skA, "If-Match", tag), http.StatusPreconditionFailed, "precondition_failed")
+	wantStatus(t, e.manage("DELETE", path, "", e.skA, "If-Match", tag), http.StatusPreconditionFailed, "precondition_failed")
+	wantStatus(t, e.manage("PATCH", path, `{"title":"Weak"}`, e.skA, "If-Match", "W/"+newTag), http.StatusPreconditionFailed, "precondition_failed")
+	// questions replaced whole; webhookUrl null removes it; * matches any.
+	q := `[{"id":"only","title":"Only one","description":null,"position":0,"required":false,"properties":{"type":"open-ended","buttonLabel":"Send","max":100},"routingLogic":{"type":"always","target":{"type":"end"}}}]`
+	rec = e.manage("PATCH", path, `{"questions":`+q+`,"webhookUrl":null,"status":"active"}`, e.skA, "If-Match", "*")
+	wantStatus(t, rec, http.StatusOK, "")
+	got = asAny(t, rec.Body.Bytes()).(map[string]any)
+	if qs := got["questions"].([]any); len(qs) != 1 || got["webhookUrl"] != nil || got["title"] != "New title" {
+		t.Errorf("patched: %v", got)
+	}
+	// The widget sees the change at once.
+	pub := e.public("GET", "/v1/svc/"+e.survA.ID, "")
+	if !strings.Contains(pub.Body.String(), `"title":"Only one"`) {
+		t.Errorf("public view after PATCH: %s", pub.Body)
+	}
+	for name, body := range map[string]string{
+		"id changes":       `{"id":"cother0000000000000000001"}`,
+		"secret":           `{"webhookSecret":"x"}`,
+		"status removed":   `{"status":null}`,
+		"status deleted":   `{"status":"deleted"}`,
+		"title removed":    `{"title":null}`,
+		"invalid question": `{"questions":[{"id":"x"}]}`,
+		"unknown member":   `{"colour":"red"}`,
+	} {
+		if rec := e.manage("PATCH", path, body, e.skA); rec.Code != http.StatusBadRequest {
+			t.Errorf("%s: %d %s", name, rec.Code, rec.Body)
+		}
+	}
+	// Another team's key cannot see it, change it or learn whether it exists.
+	wantStatus(t, e.manage("PATCH", path, `{"title":"Mine"}`, e.skB), http.StatusNotFound, "not_found")
+	if got := asAny(t, e.protected(path).Body.Bytes()).(map[string]any); got["title"] != "New title" {
+		t.Errorf("title after refused patches = %v", got["title"])
+	}
+}
+
+func TestSurveyDelete(t *testing.T) {
+	e := setup(t)
+	path := "/v1/protected/surveys/" + e.survA.ID
+	wantStatus(t, e.manage("DELETE", path, "", e.skB), http.StatusNotFound, "not_found")
+	tag := e.protected(path).Header().Get("ETag")
+	rec := e.manage("DELETE", path, "", e.skA, "If-Match", tag)
+	if rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
+		t.Fatalf("DELETE = %d %s", rec.Code, rec.Body)
+	}
+	wantStatus(t, e.protected(path), http.StatusNotFound, "not_found")
+	wantStatus(t, e.public("GET", "/v1/svc/"+e.survA.ID, ""), http.StatusNotFound, "not_found")
+	wantStatus(t, e.manage("DELETE", path, "", e.skA), http.StatusNotFound, "not_found")
+	if strings.Contains(e.protected("/v1/protected/surveys").Body.String(), e.survA.ID) {
+		t.Error("a deleted survey is listed")
+	}
+	sv, err := e.store.Survey(t.Context(), "a", e.survA.ID)
+	if err != nil || sv.Status != store.StatusDeleted {
+		t.Errorf("stored: %v %v, want a soft delete", sv.Status, err)
+	}
+}
+
+func TestWebhookSecretRotation(t *testing.T) {
+	e := setup(t)
+	path := "/v1/protected/surveys/" + e.survA.ID
+	var secrets []string
+	for range 2 {
+		rec := e.manage("POST", path+"/webhook-secret", "", e.skA)
+		wantStatus(t, rec, http.StatusOK, "")
+		var got struct {
+			Data struct {
+				Secret string `json:"secret"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(got.Data.Secret, "whsec_"))
+		if !strings.HasPrefix(got.Data.Secret, "whsec_") || err != nil || len(raw) != 32 {
+			t.Fatalf("secret %q: %v", got.Data.Secret, err)
+		}
+		if rec.Header().Get("Cache-Control") != "no-store" {
+			t.Error("the secret's reply may be cached")
+		}
+		secrets = append(secrets, got.Data.Secret)
+	}
+	sv, err := e.store.Survey(t.Context(), "a", e.survA.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sv.WebhookSecret != secrets[1] || sv.PreviousWebhookSecret != secrets[0] || !sv.PreviousSecretExpiresAt.Equal(t0.Add(24*time.Hour)) {
+		t.Errorf("stored secret %q, previous %q until %v", sv.WebhookSecret, sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt)
+	}
+	view := e.protected(path).Body.String()
+	if !strings.Contains(view, `"webhookSecretSet":true`) || strings.Contains(view, secrets[1]) {
+		t.Errorf("view after rotation: %s", view)
+	}
+	wantStatus(t, e.manage("POST", path+"/webhook-secret", "", e.skB), http.StatusNotFound, "not_found")
+}
