@@ -21,9 +21,11 @@ import (
 
 // document is the handler's OpenAPI document, loaded and checked once, with a router of it.
 var document = sync.OnceValues(func() (*openapi3.T, error) {
-	// The widget's script is text to the validator (kin-openapi keeps its decoders in a
+	// The widget's script and exports are text to the validator (kin-openapi keeps its decoders in a
 	// package-level table, so this registration is once per test binary).
-	openapi3filter.RegisterBodyDecoder("text/javascript", openapi3filter.PlainBodyDecoder)
+	for _, ct := range []string{"text/javascript", "text/csv", "application/x-ndjson"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+	}
 	doc, err := openapi3.NewLoader().LoadFromData(handler.OpenAPI())
 	if err != nil {
 		return nil, err
