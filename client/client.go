@@ -132,45 +132,74 @@ func newTransport(baseURL string, opts []Option, auth func(http.Header)) (*trans
 // do sends a request to path (already escaped) with query q and JSON body in (nil for none),
 // and decodes a 2xx reply into out. Non-2xx replies become *Error.
 func (t *transport) do(ctx context.Context, method, path string, q url.Values, in, out any, retry bool) error {
+	resp, err := t.send(ctx, call{method: method, path: path, q: q, in: in, retry: retry})
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	return decodeReply(resp, method, path, out)
+}
+
+// call is one request: its method, escaped path (see pathf), query, JSON body (nil for none),
+// extra headers, and whether it may be retried.
+type call struct {
+	method, path string
+	q            url.Values
+	in           any
+	header       http.Header
+	retry        bool
+}
+
+// send sends c and returns its 2xx reply, whose body the caller closes; a non-2xx reply is an
+// *Error.
+func (t *transport) send(ctx context.Context, c call) (*http.Response, error) {
 	u := *t.base
 	// path is escaped (pathf): RawPath keeps an escaped "/" inside a value, Path is its decoding.
-	unescaped, err := url.PathUnescape(path)
+	unescaped, err := url.PathUnescape(c.path)
 	if err != nil {
-		return fmt.Errorf("client: bad path %q: %w", path, err)
+		return nil, fmt.Errorf("client: bad path %q: %w", c.path, err)
 	}
 	u.Path += unescaped
-	u.RawPath = t.base.EscapedPath() + path
-	if len(q) > 0 {
-		u.RawQuery = q.Encode()
+	u.RawPath = t.base.EscapedPath() + c.path
+	if len(c.q) > 0 {
+		u.RawQuery = c.q.Encode()
 	}
 	var body []byte
-	if in != nil {
-		if body, err = json.Marshal(in); err != nil {
-			return fmt.Errorf("client: encode %s %s: %w", method, path, err)
+	if c.in != nil {
+		if body, err = json.Marshal(c.in); err != nil {
+			return nil, fmt.Errorf("client: encode %s %s: %w", c.method, c.path, err)
 		}
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, method, u.String(), body)
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, u.String(), body)
 	if err != nil {
-		return fmt.Errorf("client: build %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("client: build %s %s: %w", c.method, c.path, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", t.userAgent)
-	if in != nil {
+	if c.in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
 	t.auth(req.Header)
-	c := t.once
-	if retry {
-		c = t.retrying
+	hc := t.once
+	if c.retry {
+		hc = t.retrying
 	}
-	resp, err := c.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("client: %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("client: %s %s: %w", c.method, c.path, err)
 	}
-	defer resp.Body.Close()
 	if err := checkResponse(resp); err != nil {
-		return err
+		resp.Body.Close()
+		return nil, err
 	}
+	return resp, nil
+}
+
+// decodeReply decodes a 2xx reply's JSON into out (nil to discard it).
+func decodeReply(resp *http.Response, method, path string, out any) error {
 	if out == nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
@@ -242,6 +271,10 @@ func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyR
 
 // IsConflict reports whether err is a 409, such as a response id used by another respondent.
 func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
+
+// IsPreconditionFailed reports whether err is a 412: the survey changed since the ETag given as
+// If-Match was read.
+func IsPreconditionFailed(err error) bool { return statusOf(err) == http.StatusPreconditionFailed }
 
 // IsInvalid reports whether err is a 400: the request broke a rule the message names.
 func IsInvalid(err error) bool { return statusOf(err) == http.StatusBadRequest }

@@ -122,16 +122,35 @@ type Survey struct {
 	ID     string `json:"id"`
 	Status string `json:"status"`
 	survey.Definition
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	// WebhookURL receives response.created deliveries; nil when the survey has no webhook.
+	WebhookURL *string `json:"webhookUrl"`
+	// WebhookSecretSet tells whether deliveries are signed; secrets are shown only when made.
+	WebhookSecretSet bool      `json:"webhookSecretSet"`
+	CreatedAt        time.Time `json:"createdAt"`
+	UpdatedAt        time.Time `json:"updatedAt"`
+	// ETag identifies this version of the survey, for UpdateOptions.IfMatch (from the reply's
+	// header, not its body).
+	ETag string `json:"-"`
 }
 
-// GetSurvey returns a survey of the team, with its questions (to find question ids).
+// GetSurvey returns a survey of the team, with its questions (to find question ids) and its
+// ETag.
 func (c *Client) GetSurvey(ctx context.Context, surveyID string) (*Survey, error) {
-	var s Survey
-	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s", surveyID), nil, nil, &s, true); err != nil {
+	return c.surveyCall(ctx, call{method: "GET", path: pathf("/v1/protected/surveys/%s", surveyID), retry: true})
+}
+
+// surveyCall sends c and reads the survey it replies, with its ETag.
+func (c *Client) surveyCall(ctx context.Context, cl call) (*Survey, error) {
+	resp, err := c.t.send(ctx, cl)
+	if err != nil {
 		return nil, err
 	}
+	defer resp.Body.Close()
+	var s Survey
+	if err := decodeReply(resp, cl.method, cl.path, &s); err != nil {
+		return nil, err
+	}
+	s.ETag = resp.Header.Get("ETag")
 	return &s, nil
 }
 
@@ -142,7 +161,9 @@ type Response struct {
 	Data           survey.Answers    `json:"data"`
 	ClientMetadata map[string]string `json:"clientMetadata"`
 	// Finished tells that the respondent finished the survey.
-	Finished  bool      `json:"finished"`
+	Finished bool `json:"finished"`
+	// Telemetry is the response's telemetry; only GetResponse returns it.
+	Telemetry *string   `json:"telemetry,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }

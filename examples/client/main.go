@@ -1,6 +1,7 @@
 // Command client calls the protected API from a backend: it lists the team's surveys, walks
-// every response of one survey with the iterator, and prints its stats and last-30-days score
-// distribution. It reads the variables the example server prints on first start:
+// every response of one survey with the iterator, prints its stats and last-30-days score
+// distribution, exports its responses as CSV, and creates a new survey and activates it (so each
+// run adds one survey). It reads the variables the example server prints on first start:
 //
 //	export SVC_URL=... SVC_SK=... SVC_SURVEY=...
 //	go run ./examples/client
@@ -8,10 +9,12 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/svc-feedback/svc/client"
@@ -79,6 +82,57 @@ func run(ctx context.Context, out io.Writer, base, key, surveyID string) error {
 		}
 		fmt.Fprintf(out, "score %s (last 30 days): %d answers, average %s, counts %v\n", q.QuestionID, q.Total, avg, q.Counts)
 	}
+	if err := export(ctx, out, c, surveyID); err != nil {
+		return describe(err)
+	}
+	return createAndActivate(ctx, out, c)
+}
+
+// export streams the survey's responses as CSV, oldest first, and prints its header and size.
+func export(ctx context.Context, out io.Writer, c *client.Client, surveyID string) error {
+	body, err := c.ExportResponses(ctx, surveyID, &client.ExportOptions{Format: client.ExportCSV})
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	rows := csv.NewReader(body)
+	header, err := rows.Read()
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	n := 0
+	for ; ; n++ {
+		if _, err := rows.Read(); err == io.EOF {
+			break
+		} else if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	fmt.Fprintf(out, "export: %d rows of %s\n", n, strings.Join(header, ","))
+	return nil
+}
+
+// createAndActivate creates a one-question survey, inactive as every new survey is, then
+// activates it with If-Match, so that a change made meanwhile by someone else is not overwritten.
+func createAndActivate(ctx context.Context, out io.Writer, c *client.Client) error {
+	def := survey.Definition{
+		Title: "Quick poll",
+		Questions: []survey.Question{{ID: "useful", Title: "Was this page useful?", Required: true,
+			Properties:   survey.SingleSelectProperties{ButtonLabel: "Send", Options: []survey.Option{{Value: "Yes"}, {Value: "No"}}},
+			RoutingLogic: survey.Routing{Type: survey.RoutingAlways, Target: survey.Target{Type: survey.TargetNext}}}},
+		Confirmation:    survey.Confirmation{Title: "Thanks!", ButtonText: "Close"},
+		BackButtonLabel: "Back",
+	}
+	created, err := c.CreateSurvey(ctx, &client.SurveyInput{Definition: def})
+	if err != nil {
+		return err
+	}
+	active := "active"
+	sv, err := c.UpdateSurvey(ctx, created.ID, client.SurveyPatch{Status: &active}, &client.UpdateOptions{IfMatch: created.ETag})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "created survey %s (%s), now %s\n", sv.ID, sv.Title, sv.Status)
 	return nil
 }
 

@@ -61,10 +61,18 @@ func TestClientExamplePrintsRealData(t *testing.T) {
 		"stats: 1 views by 1 people, 0 dismissals, 3 responses from 2 people",
 		"score nps (last 30 days): 3 answers, average 8.00",
 		"score stars (last 30 days): 0 answers, average n/a",
+		"export: 3 rows of id,respondent,createdAt,updatedAt,finished,nps,stars,favourite,missing,comments,thanks,bug,metadata",
+		"(Quick poll), now active",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+
+	// The survey it made is the team's, active, with its one question.
+	page, _, err := st.Surveys(ctx, "acme", nil, 10)
+	if err != nil || len(page) != 2 || page[0].Title != "Quick poll" || page[0].Status != store.StatusActive || len(page[0].Questions) != 1 {
+		t.Errorf("surveys after the example: %+v, %v", page, err)
 	}
 
 	err = run(ctx, &out, srv.URL, sk, store.NewSurveyID())

@@ -1,0 +1,113 @@
+package client_test
+
+import (
+	"encoding/csv"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/survey"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// TestManageSurveys creates, activates, changes with If-Match, rotates and deletes a survey
+// through the client, against the real handler mounted under a prefix.
+func TestManageSurveys(t *testing.T) {
+	e := setup(t)
+	c, pc := e.clients()
+	ctx := t.Context()
+	def := survey.Sample()
+	created, err := c.CreateSurvey(ctx, &client.SurveyInput{Definition: def, WebhookURL: "https://hooks.example/svc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.Status != "inactive" || created.ETag == "" || created.WebhookURL == nil || *created.WebhookURL != "https://hooks.example/svc" || created.WebhookSecretSet {
+		t.Fatalf("created %+v", created)
+	}
+	if _, err := c.CreateSurvey(ctx, &client.SurveyInput{ID: created.ID, Definition: def}); !client.IsConflict(err) {
+		t.Errorf("creating a taken id: %v, want a conflict", err)
+	}
+	if _, err := c.CreateSurvey(ctx, &client.SurveyInput{Definition: survey.Definition{}}); !client.IsInvalid(err) {
+		t.Errorf("creating an empty survey: %v, want invalid", err)
+	}
+	if _, err := pc.GetSurvey(ctx, created.ID); !client.IsNotFound(err) {
+		t.Errorf("an inactive survey reaches the widget: %v", err)
+	}
+
+	active, err := c.UpdateSurvey(ctx, created.ID, client.SurveyPatch{Status: ptr("active"), Title: ptr("Renamed"), RemoveWebhook: true},
+		&client.UpdateOptions{IfMatch: created.ETag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if active.Status != "active" || active.Title != "Renamed" || active.WebhookURL != nil || active.ETag == created.ETag {
+		t.Errorf("updated %+v", active)
+	}
+	if _, err := c.UpdateSurvey(ctx, created.ID, client.SurveyPatch{Title: ptr("Stale")}, &client.UpdateOptions{IfMatch: created.ETag}); !client.IsPreconditionFailed(err) {
+		t.Errorf("a change based on a stale ETag: %v, want precondition failed", err)
+	}
+	if pub, err := pc.GetSurvey(ctx, created.ID); err != nil || pub.Title != "Renamed" {
+		t.Errorf("the widget's view: %+v, %v", pub, err)
+	}
+	got, err := c.GetSurvey(ctx, created.ID)
+	if err != nil || got.ETag != active.ETag {
+		t.Errorf("GetSurvey: ETag %q, want %q (%v)", got.ETag, active.ETag, err)
+	}
+
+	secret, err := c.RotateWebhookSecret(ctx, created.ID)
+	if err != nil || !strings.HasPrefix(secret, "whsec_") {
+		t.Errorf("RotateWebhookSecret = %q, %v", secret, err)
+	}
+	if err := c.DeleteSurvey(ctx, created.ID, &client.UpdateOptions{IfMatch: active.ETag}); !client.IsPreconditionFailed(err) {
+		t.Errorf("deleting with the ETag before the rotation: %v, want precondition failed", err)
+	}
+	if err := c.DeleteSurvey(ctx, created.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetSurvey(ctx, created.ID); !client.IsNotFound(err) {
+		t.Errorf("GetSurvey after delete: %v", err)
+	}
+}
+
+func TestGetAndExportResponses(t *testing.T) {
+	e := setup(t)
+	c, pc := e.clients()
+	ctx := t.Context()
+	ids := []string{client.NewResponseID(), client.NewResponseID()}
+	for i, id := range ids {
+		in := &client.ResponseInput{Respondent: "ann", Data: survey.Answers{"nps": survey.Number(7 + i), "comments": survey.Text("-1 is my score")},
+			Metadata: map[string]string{"page": "/p"}, Telemetry: ptr("t")}
+		if _, err := pc.PutResponse(ctx, e.survey.ID, id, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := c.GetResponse(ctx, e.survey.ID, ids[1])
+	if err != nil || r.ID != ids[1] || r.Telemetry == nil || *r.Telemetry != "t" || r.Data["nps"] != survey.Number(8) {
+		t.Fatalf("GetResponse = %+v, %v", r, err)
+	}
+	if _, err := c.GetResponse(ctx, e.survey.ID, client.NewResponseID()); !client.IsNotFound(err) {
+		t.Errorf("an unknown response: %v", err)
+	}
+	body, err := c.ExportResponses(ctx, e.survey.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(body).ReadAll()
+	body.Close()
+	if err != nil || len(rows) != 3 || rows[0][0] != "id" || rows[1][0] != ids[0] || rows[2][0] != ids[1] || rows[1][9] != "'-1 is my score" {
+		t.Errorf("CSV export: %q, %v", rows, err)
+	}
+	body, err = c.ExportResponses(ctx, e.survey.ID, &client.ExportOptions{Format: client.ExportNDJSON, Respondent: "nobody"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(body)
+	body.Close()
+	if len(b) != 0 {
+		t.Errorf("an NDJSON export of nothing: %q", b)
+	}
+	if _, err := c.ExportResponses(ctx, e.survey.ID, &client.ExportOptions{Format: "xlsx"}); !client.IsInvalid(err) {
+		t.Errorf("an unknown format: %v", err)
+	}
+}
