@@ -159,3 +159,26 @@ func (c *Client) ExportResponses(ctx context.Context, surveyID string, opts *Exp
 	}
 	return resp.Body, nil
 }
+
+// DeleteResponse deletes a response for good: it is gone from lists, stats, score
+// distributions and history, and its unsent webhook delivery is cancelled.
+func (c *Client) DeleteResponse(ctx context.Context, surveyID, responseID string) error {
+	return c.t.do(ctx, "DELETE", pathf("/v1/protected/surveys/%s/responses/%s", surveyID, responseID), nil, nil, nil, true)
+}
+
+// Erased counts what EraseRespondent deleted.
+type Erased struct {
+	Responses int `json:"responses"`
+	Events    int `json:"events"`
+}
+
+// EraseRespondent erases a person from every survey of the key's team: their responses, views
+// and dismissals, and what webhook deliveries kept of them; stats and history become as if they
+// never took part. Erasing again erases nothing and reports zeros.
+func (c *Client) EraseRespondent(ctx context.Context, respondent string) (Erased, error) {
+	var out struct {
+		Data Erased `json:"data"`
+	}
+	err := c.t.do(ctx, "DELETE", pathf("/v1/protected/respondents/%s", respondent), nil, nil, &out, true)
+	return out.Data, err
+}

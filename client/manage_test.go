@@ -111,3 +111,32 @@ func TestGetAndExportResponses(t *testing.T) {
 		t.Errorf("an unknown format: %v", err)
 	}
 }
+
+func TestDeleteAndErase(t *testing.T) {
+	e := setup(t)
+	c, pc := e.clients()
+	ctx := t.Context()
+	ids := []string{client.NewResponseID(), client.NewResponseID(), client.NewResponseID()}
+	for i, who := range []string{"ann", "bob/with slash", "bob/with slash"} {
+		if _, err := pc.PutResponse(ctx, e.survey.ID, ids[i], &client.ResponseInput{Respondent: who, Data: survey.Answers{"nps": survey.Number(5)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pc.RecordEvent(ctx, e.survey.ID, "bob/with slash", client.EventView); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteResponse(ctx, e.survey.ID, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteResponse(ctx, e.survey.ID, ids[0]); !client.IsNotFound(err) {
+		t.Errorf("deleting again: %v", err)
+	}
+	got, err := c.EraseRespondent(ctx, "bob/with slash")
+	if err != nil || got != (client.Erased{Responses: 2, Events: 1}) {
+		t.Errorf("EraseRespondent = %+v, %v", got, err)
+	}
+	st, err := c.GetStats(ctx, e.survey.ID)
+	if err != nil || st.TotalResponses != 0 || st.TotalViews != 0 || st.UniqueResponders != 0 {
+		t.Errorf("stats after deleting everything: %+v, %v", st, err)
+	}
+}

@@ -232,3 +232,46 @@ func safeCells(row []string) []string {
 	}
 	return row
 }
+
+// handleResponseDelete serves "DELETE /v1/protected/surveys/{surveyId}/responses/{responseId}":
+// the response is gone for good, from lists, stats, score distributions and history, and its
+// unsent delivery with it.
+func (h *Handler) handleResponseDelete(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("responseId")
+	if !store.ValidResponseID(id) {
+		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+	}
+	if err := h.store.DeleteResponse(r.Context(), sv.ID, store.CanonicalResponseID(id)); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// handleRespondentErase serves "DELETE /v1/protected/respondents/{respondent}": the person's
+// responses and events are erased from every survey of the team (GDPR article 17).
+func (h *Handler) handleRespondentErase(w http.ResponseWriter, r *http.Request, teamID string) error {
+	respondent := r.PathValue("respondent")
+	if err := store.ValidateRespondent(respondent); err != nil {
+		return badRequest(fmt.Sprintf("respondent must be 1 to %d characters", store.MaxRespondentChars))
+	}
+	erased, err := h.store.EraseRespondent(r.Context(), teamID, respondent)
+	if err != nil {
+		return err
+	}
+	h.log.InfoContext(r.Context(), "respondent erased", "team", teamID, "responses", erased.Responses, "events", erased.Events)
+	h.writeJSON(w, http.StatusOK, struct {
+		Data struct {
+			Responses int `json:"responses"`
+			Events    int `json:"events"`
+		} `json:"data"`
+	}{Data: struct {
+		Responses int `json:"responses"`
+		Events    int `json:"events"`
+	}{erased.Responses, erased.Events}})
+	return nil
+}

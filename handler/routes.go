@@ -34,6 +34,8 @@ func (h *Handler) routes() {
 	h.handle("POST /v1/protected/surveys/{surveyId}/webhook-secret", h.protected(h.handleWebhookSecretPost))
 	h.handle("GET /v1/protected/surveys/{surveyId}/responses/export", h.protected(h.handleExport))
 	h.handle("GET /v1/protected/surveys/{surveyId}/responses/{responseId}", h.protected(h.handleResponseGet))
+	h.handle("DELETE /v1/protected/surveys/{surveyId}/responses/{responseId}", h.protected(h.handleResponseDelete))
+	h.handle("DELETE /v1/protected/respondents/{respondent}", h.protected(h.handleRespondentErase))
 	h.handle("POST /v1/protected/surveys/{surveyId}/webhook-deliveries/{deliveryId}/redeliver", h.protected(h.handleRedeliverPost))
 }
 

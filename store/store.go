@@ -59,6 +59,16 @@ type Store interface {
 	Responses(ctx context.Context, q ResponseQuery) (page []Response, next *Cursor, err error)
 	// Response returns one response of a survey, or ErrNotFound.
 	Response(ctx context.Context, surveyID, id string) (Response, error)
+	// DeleteResponse deletes a survey's response for good: Stats, RatingCounts and the
+	// respondent's History become what they would be had it never been written, and its
+	// deliveries are deleted (an attempt in flight finishes, but its outcome is not recorded).
+	// It returns ErrNotFound when the survey has no such response.
+	DeleteResponse(ctx context.Context, surveyID, id string) error
+	// EraseRespondent deletes every response and event of a respondent in every survey of the
+	// team, deleted surveys included, as DeleteResponse deletes a response (for the events too:
+	// the counters and History become what they would be without them), and reports how many
+	// it deleted. A respondent with nothing to erase gets zeros.
+	EraseRespondent(ctx context.Context, teamID, respondent string) (Erased, error)
 
 	// RecordEvent records a view or dismissal. An imported event identical to one imported
 	// before is ignored. It returns ErrNotFound when the survey does not exist.
@@ -89,6 +99,12 @@ type Store interface {
 
 	// Close releases the Store's resources. Calls after Close fail with ErrClosed.
 	Close() error
+}
+
+// Erased counts what EraseRespondent deleted.
+type Erased struct {
+	Responses int
+	Events    int
 }
 
 // Pinger is an optional interface of a Store that can tell cheaply whether it can serve: Ping

@@ -314,7 +314,11 @@ func (d *Dispatcher) finish(del store.Delivery, res store.DeliveryResult, target
 func (d *Dispatcher) record(res store.DeliveryResult) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := d.store.FinishDelivery(ctx, res); err != nil {
+	if err := d.store.FinishDelivery(ctx, res); errors.Is(err, store.ErrNotFound) {
+		// Its response was deleted (or its respondent erased) while it was sent.
+		d.log.Info("webhook: delivery deleted while it was sent; its outcome is not kept", "delivery", res.ID)
+		return false
+	} else if err != nil {
 		d.log.Error("webhook: record delivery", "delivery", res.ID, "err", err)
 		return false
 	}

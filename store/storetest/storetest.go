@@ -32,6 +32,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseListMaxBytes", testResponseListMaxBytes},
 		{"ResponseListOldest", testResponseListOldest},
 		{"ResponseFinished", testResponseFinished},
+		{"DeleteResponse", testDeleteResponse},
+		{"EraseRespondent", testEraseRespondent},
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},
 		{"RatingCountsAnyRange", testRatingCountsAnyRange},

@@ -1,0 +1,136 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
+)
+
+// DeleteResponse implements store.Store.
+func (s *Store) DeleteResponse(ctx context.Context, surveyID, id string) error {
+	sv, err := s.surveyByID(ctx, surveyID)
+	if err != nil {
+		return fmt.Errorf("delete response: %w", err)
+	}
+	return s.inTx(ctx, "delete response "+id, func(tx pgx.Tx) error {
+		found, err := deleteResponse(ctx, tx, sv, id)
+		if err == nil && !found {
+			err = fmt.Errorf("delete response %s: %w", id, store.ErrNotFound)
+		}
+		return err
+	})
+}
+
+// inTx runs fn in a transaction on a pooled connection.
+func (s *Store) inTx(ctx context.Context, what string, fn func(tx pgx.Tx) error) error {
+	if err := s.checkOpen(what); err != nil {
+		return err
+	}
+	err := pgx.BeginFunc(ctx, s.pool, fn)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return s.mapErr(err, what)
+	}
+	return err
+}
+
+// deleteResponse deletes one response in tx and takes it out of the counters, the rating
+// rollups and its respondent's history; its deliveries go with it. It reports whether the
+// response existed.
+func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) (bool, error) {
+	r, err := scanResponse(tx.QueryRow(ctx, `DELETE FROM responses WHERE survey_id = $1 AND id = $2 RETURNING `+responseColumns, sv.ID, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	scores, err := sqlrow.StoredScores(r.Data, sv.Questions)
+	if err != nil {
+		return false, err
+	}
+	row := rowOf(tx.Conn())
+	finished := 0
+	if r.Finished {
+		finished = 1
+	}
+	var b pgx.Batch
+	// The respondent stops counting once their last response is gone: deleting them from
+	// responders takes the row lock a concurrent first response of theirs waits on, so that
+	// response counts them again after this commits.
+	b.Queue(`WITH gone AS (DELETE FROM responders WHERE survey_id = $1 AND respondent = $2
+			AND NOT EXISTS (SELECT 1 FROM responses WHERE survey_id = $1 AND respondent = $2) RETURNING 1)
+		UPDATE survey_stats SET responses = responses - 1, finished = finished - $4,
+			unique_responders = unique_responders - (SELECT COUNT(*) FROM gone)
+		WHERE survey_id = $1 AND shard = $3`, sv.ID, r.Respondent, row%statsShards, finished)
+	b.Queue(`UPDATE respondents SET last_responded_at = (SELECT MAX(updated_at) FROM responses WHERE survey_id = $1 AND respondent = $2)
+		WHERE survey_id = $1 AND respondent = $2`, sv.ID, r.Respondent)
+	queueRatings(&b, row, sv.ID, scores, sqlrow.MS(r.CreatedAt), -1)
+	b.Queue(`DELETE FROM deliveries WHERE survey_id = $1 AND response_id = $2`, sv.ID, id)
+	return true, tx.SendBatch(ctx, &b).Close()
+}
+
+// EraseRespondent implements store.Store: one transaction over every survey of the team.
+func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) (store.Erased, error) {
+	var erased store.Erased
+	err := s.inTx(ctx, "erase respondent", func(tx pgx.Tx) error {
+		erased = store.Erased{}
+		rows, err := tx.Query(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE team_id = $1`, teamID)
+		if err != nil {
+			return err
+		}
+		surveys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Survey, error) { return sqlrow.ScanSurvey(r) })
+		if err != nil {
+			return err
+		}
+		for _, sv := range surveys {
+			n, err := eraseIn(ctx, tx, sv, respondent)
+			if err != nil {
+				return err
+			}
+			erased.Responses += n.Responses
+			erased.Events += n.Events
+		}
+		return nil
+	})
+	return erased, err
+}
+
+// eraseIn erases a respondent from one survey in tx.
+func eraseIn(ctx context.Context, tx pgx.Tx, sv store.Survey, respondent string) (store.Erased, error) {
+	rows, err := tx.Query(ctx, `SELECT id FROM responses WHERE survey_id = $1 AND respondent = $2`, sv.ID, respondent)
+	if err != nil {
+		return store.Erased{}, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return store.Erased{}, err
+	}
+	for _, id := range ids {
+		if _, err := deleteResponse(ctx, tx, sv, id); err != nil {
+			return store.Erased{}, err
+		}
+	}
+	var views, dismissals int64
+	err = tx.QueryRow(ctx, `WITH gone AS (DELETE FROM events WHERE survey_id = $1 AND respondent = $2 RETURNING type)
+		SELECT COUNT(*) FILTER (WHERE type = 'view'), COUNT(*) FILTER (WHERE type = 'dismiss') FROM gone`,
+		sv.ID, respondent).Scan(&views, &dismissals)
+	if err != nil {
+		return store.Erased{}, err
+	}
+	var b pgx.Batch
+	b.Queue(`WITH v AS (DELETE FROM viewers WHERE survey_id = $1 AND respondent = $2 RETURNING 1),
+			d AS (DELETE FROM dismissers WHERE survey_id = $1 AND respondent = $2 RETURNING 1)
+		UPDATE survey_stats SET views = views - $4, dismissals = dismissals - $5,
+			unique_viewers = unique_viewers - (SELECT COUNT(*) FROM v), unique_dismissers = unique_dismissers - (SELECT COUNT(*) FROM d)
+		WHERE survey_id = $1 AND shard = $3`, sv.ID, respondent, rowOf(tx.Conn())%statsShards, views, dismissals)
+	b.Queue(`DELETE FROM respondents WHERE survey_id = $1 AND respondent = $2`, sv.ID, respondent)
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+		return store.Erased{}, err
+	}
+	return store.Erased{Responses: len(ids), Events: int(views + dismissals)}, nil
+}

@@ -1,0 +1,158 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// DeleteResponse implements store.Store.
+func (s *Store) DeleteResponse(ctx context.Context, surveyID, id string) error {
+	sv, err := s.surveyByID(ctx, surveyID)
+	if err != nil {
+		return fmt.Errorf("delete response: %w", err)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		found, err := s.deleteResponse(tx, sv, id)
+		if err == nil && !found {
+			err = fmt.Errorf("delete response %s: %w", id, store.ErrNotFound)
+		}
+		return err
+	})
+}
+
+// deleteResponse deletes one response in tx and takes it out of the counters, the rating
+// rollups and its respondent's history; its deliveries go with it. It reports whether the
+// response existed.
+func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (bool, error) {
+	var (
+		respondent string
+		created    int64
+		data       []byte
+		finished   bool
+	)
+	err := tx.QueryRow(`DELETE FROM responses WHERE survey_id = ? AND id = ? RETURNING respondent, created_at, data, finished`,
+		sv.ID, id).Scan(&respondent, &created, &data, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, s.mapErr(err, "delete response "+id)
+	}
+	var old survey.Answers
+	if err := json.Unmarshal(data, &old); err != nil {
+		return false, fmt.Errorf("delete response %s: stored data: %w", id, err)
+	}
+	for _, sc := range sqlrow.Scores(old, sv.Questions) {
+		s.op.rating(sv.ID, sc.Question, sc.N, created, -1)
+	}
+	st := s.op.statsOf(sv.ID)
+	st.responses--
+	if finished {
+		st.finished--
+	}
+	for _, q := range []string{
+		// The respondent stops counting once their last response is gone.
+		`UPDATE survey_stats SET unique_responders = unique_responders - 1
+			WHERE survey_id = ?1 AND NOT EXISTS (SELECT 1 FROM responses WHERE survey_id = ?1 AND respondent = ?2)`,
+		// History's last response time: the remaining responses' creations come from the
+		// respondent index; their updates, kept here, are recounted from what remains.
+		`UPDATE respondents SET last_responded_at = (SELECT MAX(updated_at) FROM responses WHERE survey_id = ?1 AND respondent = ?2)
+			WHERE survey_id = ?1 AND respondent = ?2`,
+	} {
+		if _, err := tx.Exec(q, sv.ID, respondent); err != nil {
+			return false, s.mapErr(err, "delete response "+id)
+		}
+	}
+	if _, err := tx.Exec(`DELETE FROM deliveries WHERE survey_id = ? AND response_id = ?`, sv.ID, id); err != nil {
+		return false, s.mapErr(err, "delete response "+id)
+	}
+	return true, nil
+}
+
+// EraseRespondent implements store.Store: one transaction over every survey of the team.
+func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) (store.Erased, error) {
+	if err := s.checkOpen("erase respondent"); err != nil {
+		return store.Erased{}, err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE team_id = ?`, teamID)
+	if err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	var surveys []store.Survey
+	for rows.Next() {
+		sv, err := sqlrow.ScanSurvey(rows)
+		if err != nil {
+			rows.Close()
+			return store.Erased{}, s.mapErr(err, "erase respondent")
+		}
+		surveys = append(surveys, sv)
+	}
+	if err := rows.Close(); err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	var erased store.Erased
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		erased = store.Erased{} // the write may run again
+		for _, sv := range surveys {
+			n, err := s.eraseIn(tx, sv, respondent)
+			if err != nil {
+				return err
+			}
+			erased.Responses += n.Responses
+			erased.Events += n.Events
+		}
+		return nil
+	})
+	return erased, err
+}
+
+// eraseIn erases a respondent from one survey in tx.
+func (s *Store) eraseIn(tx *sql.Tx, sv store.Survey, respondent string) (store.Erased, error) {
+	var ids []string
+	rows, err := tx.Query(`SELECT id FROM responses WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent)
+	if err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return store.Erased{}, s.mapErr(err, "erase respondent")
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	for _, id := range ids {
+		if _, err := s.deleteResponse(tx, sv, id); err != nil {
+			return store.Erased{}, err
+		}
+	}
+	var views, dismissals int64
+	err = tx.QueryRow(`SELECT COUNT(*) FILTER (WHERE type = 'view'), COUNT(*) FILTER (WHERE type = 'dismiss')
+		FROM events WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent).Scan(&views, &dismissals)
+	if err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	if _, err := tx.Exec(`DELETE FROM events WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent); err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	if _, err := tx.Exec(`DELETE FROM respondents WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent); err != nil {
+		return store.Erased{}, s.mapErr(err, "erase respondent")
+	}
+	// Each kind of event counted its respondent once, at their first.
+	st := s.op.statsOf(sv.ID)
+	st.views -= views
+	st.dismissals -= dismissals
+	st.uniqueViewers -= min(views, 1)
+	st.uniqueDismissers -= min(dismissals, 1)
+	return store.Erased{Responses: len(ids), Events: int(views + dismissals)}, nil
+}
