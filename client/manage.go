@@ -22,6 +22,9 @@ type SurveyInput struct {
 	WebhookURL string `json:"webhookUrl,omitempty"`
 	// WebhookSecret signs deliveries; empty to make one later with RotateWebhookSecret.
 	WebhookSecret string `json:"webhookSecret,omitempty"`
+	// WebhookWaitSeconds holds each response's response.created until the response is
+	// finished or has had no update for this long (0 to 86,400; 0 sends at once).
+	WebhookWaitSeconds int `json:"webhookWaitSeconds,omitempty"`
 }
 
 // CreateSurvey creates a survey in the key's team and returns it with its ETag. A taken id is
@@ -40,6 +43,7 @@ type SurveyPatch struct {
 	IsBackNavigationAllowed *bool
 	BackButtonLabel         *string
 	WebhookURL              *string
+	WebhookWaitSeconds      *int
 	// RemoveDescription and RemoveWebhook remove those members (a JSON null in the patch).
 	RemoveDescription bool
 	RemoveWebhook     bool
@@ -61,6 +65,7 @@ func (p SurveyPatch) MarshalJSON() ([]byte, error) {
 	set("isBackNavigationAllowed", p.IsBackNavigationAllowed, p.IsBackNavigationAllowed != nil)
 	set("backButtonLabel", p.BackButtonLabel, p.BackButtonLabel != nil)
 	set("webhookUrl", p.WebhookURL, p.WebhookURL != nil)
+	set("webhookWaitSeconds", p.WebhookWaitSeconds, p.WebhookWaitSeconds != nil)
 	if p.RemoveDescription {
 		m["description"] = nil
 	}

@@ -125,9 +125,12 @@ type Survey struct {
 	// WebhookURL receives response.created deliveries; nil when the survey has no webhook.
 	WebhookURL *string `json:"webhookUrl"`
 	// WebhookSecretSet tells whether deliveries are signed; secrets are shown only when made.
-	WebhookSecretSet bool      `json:"webhookSecretSet"`
-	CreatedAt        time.Time `json:"createdAt"`
-	UpdatedAt        time.Time `json:"updatedAt"`
+	WebhookSecretSet bool `json:"webhookSecretSet"`
+	// WebhookWaitSeconds holds each response's response.created until the response is
+	// finished or has had no update for this long (0: sent at once).
+	WebhookWaitSeconds int       `json:"webhookWaitSeconds"`
+	CreatedAt          time.Time `json:"createdAt"`
+	UpdatedAt          time.Time `json:"updatedAt"`
 	// ETag identifies this version of the survey, for UpdateOptions.IfMatch (from the reply's
 	// header, not its body).
 	ETag string `json:"-"`

@@ -26,7 +26,7 @@ const webhookSecretOverlap = 24 * time.Hour
 
 // surveyMembers are the top-level members a survey body may hold, as the fixture names them.
 var surveyMembers = []string{"id", "status", "title", "description", "questions", "confirmation",
-	"isBackNavigationAllowed", "backButtonLabel", "webhookUrl", "webhookSecret"}
+	"isBackNavigationAllowed", "backButtonLabel", "webhookUrl", "webhookSecret", "webhookWaitSeconds"}
 
 // surveyInput is a survey as POST and PATCH take it: the fixture's survey object without its
 // history.
@@ -34,8 +34,9 @@ type surveyInput struct {
 	ID     string       `json:"id"`
 	Status store.Status `json:"status"`
 	survey.Definition
-	WebhookURL    string `json:"webhookUrl"`
-	WebhookSecret string `json:"webhookSecret"`
+	WebhookURL         string `json:"webhookUrl"`
+	WebhookSecret      string `json:"webhookSecret"`
+	WebhookWaitSeconds int    `json:"webhookWaitSeconds"`
 }
 
 // readSurveyMembers reads a survey body's top-level members, each kept as its JSON: names must
@@ -103,7 +104,7 @@ func (h *Handler) handleSurveyCreate(w http.ResponseWriter, r *http.Request, tea
 	}
 	now := h.now().UTC()
 	sv := store.Survey{ID: in.ID, TeamID: teamID, Status: in.Status, Definition: in.Definition,
-		WebhookURL: in.WebhookURL, WebhookSecret: in.WebhookSecret, CreatedAt: now, UpdatedAt: now}
+		WebhookURL: in.WebhookURL, WebhookSecret: in.WebhookSecret, WebhookWaitSeconds: in.WebhookWaitSeconds, CreatedAt: now, UpdatedAt: now}
 	if sv.ID == "" {
 		sv.ID = store.NewSurveyID()
 	}
@@ -175,7 +176,7 @@ func (h *Handler) handleSurveyPatch(w http.ResponseWriter, r *http.Request, team
 	case store.StatusDeleted:
 		return badRequest("DELETE the survey to delete it")
 	}
-	sv.Status, sv.Definition, sv.WebhookURL, sv.UpdatedAt = in.Status, in.Definition, in.WebhookURL, h.now().UTC()
+	sv.Status, sv.Definition, sv.WebhookURL, sv.WebhookWaitSeconds, sv.UpdatedAt = in.Status, in.Definition, in.WebhookURL, in.WebhookWaitSeconds, h.now().UTC()
 	if err := sv.Validate(); err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (h *Handler) handleSurveyPatch(w http.ResponseWriter, r *http.Request, team
 
 // surveyAsMembers is the survey as the members a body would give it.
 func surveyAsMembers(sv store.Survey) (map[string]json.RawMessage, error) {
-	b, err := json.Marshal(surveyInput{ID: sv.ID, Status: sv.Status, Definition: sv.Definition, WebhookURL: sv.WebhookURL})
+	b, err := json.Marshal(surveyInput{ID: sv.ID, Status: sv.Status, Definition: sv.Definition, WebhookURL: sv.WebhookURL, WebhookWaitSeconds: sv.WebhookWaitSeconds})
 	if err != nil {
 		return nil, err
 	}

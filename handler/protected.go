@@ -68,10 +68,11 @@ type fullSurvey struct {
 	ID     string `json:"id"`
 	Status string `json:"status"`
 	survey.Definition
-	WebhookURL       *string `json:"webhookUrl"`
-	WebhookSecretSet bool    `json:"webhookSecretSet"`
-	CreatedAt        Time    `json:"createdAt"`
-	UpdatedAt        Time    `json:"updatedAt"`
+	WebhookURL         *string `json:"webhookUrl"`
+	WebhookSecretSet   bool    `json:"webhookSecretSet"`
+	WebhookWaitSeconds int     `json:"webhookWaitSeconds"`
+	CreatedAt          Time    `json:"createdAt"`
+	UpdatedAt          Time    `json:"updatedAt"`
 }
 
 // encodeFullSurvey is the protected view of sv as JSON, and its ETag.
@@ -83,7 +84,7 @@ func encodeFullSurvey(sv store.Survey) ([]byte, string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(fullSurvey{sv.ID, string(sv.Status), sv.Definition, hook, sv.WebhookSecret != "", Time(sv.CreatedAt), Time(sv.UpdatedAt)})
+	err := enc.Encode(fullSurvey{sv.ID, string(sv.Status), sv.Definition, hook, sv.WebhookSecret != "", sv.WebhookWaitSeconds, Time(sv.CreatedAt), Time(sv.UpdatedAt)})
 	if err != nil {
 		return nil, "", err
 	}

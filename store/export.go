@@ -24,7 +24,7 @@ func ExportSurveys(ctx context.Context, s Store, teamID string) (FixtureTeam, er
 		for _, sv := range page {
 			created := sv.CreatedAt
 			ft.Surveys = append(ft.Surveys, FixtureSurvey{ID: sv.ID, Status: sv.Status, Definition: sv.Definition,
-				WebhookURL: sv.WebhookURL, CreatedAt: &created})
+				WebhookURL: sv.WebhookURL, WebhookWaitSeconds: sv.WebhookWaitSeconds, CreatedAt: &created})
 		}
 		if next == nil {
 			break

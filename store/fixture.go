@@ -40,11 +40,14 @@ type FixtureSurvey struct {
 	ID     string `json:"id"`
 	Status Status `json:"status"`
 	survey.Definition
-	WebhookURL    string            `json:"webhookUrl,omitempty"`
-	WebhookSecret string            `json:"webhookSecret,omitempty"`
-	CreatedAt     *time.Time        `json:"createdAt,omitempty"`
-	Responses     []FixtureResponse `json:"responses,omitempty"`
-	Events        []FixtureEvent    `json:"events,omitempty"`
+	WebhookURL string `json:"webhookUrl,omitempty"`
+	// WebhookWaitSeconds holds each response's delivery until it is finished or quiet for
+	// this long (see Survey.WebhookWaitSeconds).
+	WebhookWaitSeconds int               `json:"webhookWaitSeconds,omitempty"`
+	WebhookSecret      string            `json:"webhookSecret,omitempty"`
+	CreatedAt          *time.Time        `json:"createdAt,omitempty"`
+	Responses          []FixtureResponse `json:"responses,omitempty"`
+	Events             []FixtureEvent    `json:"events,omitempty"`
 }
 
 // FixtureResponse is an imported response.
@@ -261,7 +264,7 @@ func importSurvey(ctx context.Context, s Store, teamID string, fs FixtureSurvey,
 	fs.Definition.Normalize()
 	want := Survey{
 		ID: fs.ID, TeamID: teamID, Status: fs.Status, Definition: fs.Definition,
-		WebhookURL: fs.WebhookURL, WebhookSecret: fs.WebhookSecret, CreatedAt: now, UpdatedAt: now,
+		WebhookURL: fs.WebhookURL, WebhookSecret: fs.WebhookSecret, WebhookWaitSeconds: fs.WebhookWaitSeconds, CreatedAt: now, UpdatedAt: now,
 	}
 	if want.Status == "" {
 		want.Status = StatusActive
@@ -353,7 +356,7 @@ func importEvents(ctx context.Context, s Store, sv Survey, events []FixtureEvent
 
 // sameSettings reports whether two surveys have the same status, definition and webhook.
 func sameSettings(a, b Survey) bool {
-	if a.Status != b.Status || a.WebhookURL != b.WebhookURL || a.WebhookSecret != b.WebhookSecret {
+	if a.Status != b.Status || a.WebhookURL != b.WebhookURL || a.WebhookSecret != b.WebhookSecret || a.WebhookWaitSeconds != b.WebhookWaitSeconds {
 		return false
 	}
 	ja, errA := json.Marshal(a.Definition)

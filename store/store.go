@@ -223,9 +223,15 @@ type Survey struct {
 	// receivers can rotate secrets without dropping deliveries.
 	PreviousWebhookSecret   string
 	PreviousSecretExpiresAt time.Time
-	CreatedAt               time.Time
-	UpdatedAt               time.Time
+	// WebhookWaitSeconds delays a response's delivery until the response is finished or has
+	// had no update for this many seconds, whichever comes first (0 to 86,400; 0 sends at once).
+	WebhookWaitSeconds int
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
 }
+
+// MaxWebhookWaitSeconds is the longest a survey may hold a delivery for its response: a day.
+const MaxWebhookWaitSeconds = 86_400
 
 // Validate checks the survey as it is saved: a cuid2 id, a team, a known status, a valid
 // definition and an http or https webhook URL. Errors wrap ErrInvalid.
@@ -248,7 +254,19 @@ func (s *Survey) Validate() error {
 			return err
 		}
 	}
+	if s.WebhookWaitSeconds < 0 || s.WebhookWaitSeconds > MaxWebhookWaitSeconds {
+		return invalid("webhookWaitSeconds must be from 0 to %d", MaxWebhookWaitSeconds)
+	}
 	return nil
+}
+
+// DeliveryDue is when the delivery of a response written at is due: at once without a wait or
+// once finished, else the survey's wait after this write.
+func (s *Survey) DeliveryDue(at time.Time, finished bool) time.Time {
+	if s.WebhookWaitSeconds <= 0 || finished {
+		return at
+	}
+	return at.Add(time.Duration(s.WebhookWaitSeconds) * time.Second)
 }
 
 // ValidateWebhookURL checks that u is an absolute http or https URL with a host. Errors wrap

@@ -63,7 +63,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		queueRatings(&b, rowOf(conn), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), at, 1)
 		if sv.WebhookURL != "" && !w.Imported {
 			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
-				VALUES ($1, $2, $3, 'pending', $4, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at)
+				VALUES ($1, $2, $3, 'pending', $5, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), w.Finished)))
 			b.Queue(`SELECT pg_notify($1, '')`, deliveriesChannel)
 		}
 		b.Queue(`COMMIT`)
@@ -137,6 +137,12 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	// The scores move in the rollups, which stay on the response's creation time.
 	queueRatings(&b, rowOf(tx), w.SurveyID, oldScores, sqlrow.MS(old.CreatedAt), -1)
 	queueRatings(&b, rowOf(tx), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), sqlrow.MS(old.CreatedAt), 1)
+	if sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
+		// Not yet attempted: due the wait after this write, or now once finished.
+		b.Queue(`UPDATE deliveries SET next_attempt_at = $1, updated_at = $2
+			WHERE survey_id = $3 AND response_id = $4 AND state = 'pending' AND attempts = 0`,
+			sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), finished)), at, w.SurveyID, w.ID)
+	}
 	b.Queue(`COMMIT`)
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err

@@ -30,9 +30,9 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	defer s.cache.dropSurvey(sv.ID)
 	return s.tx(ctx, "create survey "+sv.ID, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
-			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			previous_secret, previous_secret_expiry, webhook_wait_seconds, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
-			sv.PreviousWebhookSecret, expiry(sv), sqlrow.MS(sv.CreatedAt), sqlrow.MS(sv.UpdatedAt))
+			sv.PreviousWebhookSecret, expiry(sv), sv.WebhookWaitSeconds, sqlrow.MS(sv.CreatedAt), sqlrow.MS(sv.UpdatedAt))
 		if err != nil {
 			return err
 		}
@@ -62,8 +62,8 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	defer s.announce(ctx, "survey:"+sv.ID)
 	defer s.cache.dropSurvey(sv.ID)
 	tag, err := s.pool.Exec(ctx, `UPDATE surveys SET status = $1, definition = $2, webhook_url = $3, webhook_secret = $4,
-		previous_secret = $5, previous_secret_expiry = $6, updated_at = GREATEST($7, updated_at + 1) WHERE id = $8 AND team_id = $9`,
-		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID)
+		previous_secret = $5, previous_secret_expiry = $6, webhook_wait_seconds = $10, updated_at = GREATEST($7, updated_at + 1) WHERE id = $8 AND team_id = $9`,
+		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID, sv.WebhookWaitSeconds)
 	if err != nil {
 		return s.mapErr(err, "update survey "+sv.ID)
 	}

@@ -43,7 +43,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			created = true
-			resp, err = s.createdResponse(tx, w, data, meta, at, sv.WebhookURL, sc)
+			resp, err = s.createdResponse(tx, w, data, meta, at, sv, sc)
 			return err
 		}
 		var (
@@ -68,6 +68,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			return fmt.Errorf("put response %s: stored data: %w", w.ID, err)
 		}
 		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, sqlrow.Scores(old, sv.Questions), sc)
+		if err == nil && sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
+			err = s.postponeDelivery(tx, sv, w, at, resp.Finished)
+		}
 		return err
 	})
 	if err != nil {
@@ -80,7 +83,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 // counters, and its webhook delivery. The respondent's history needs no write: History reads
 // the time of a respondent's newest response from the respondent index, which the insert has
 // just extended.
-func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, hook string, sc []sqlrow.Score) (store.Response, error) {
+func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, sv store.Survey, sc []sqlrow.Score) (store.Response, error) {
 	for _, sc := range sc {
 		s.op.rating(w.SurveyID, sc.Question, sc.N, at, 1)
 	}
@@ -92,9 +95,10 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 	if w.Finished {
 		st.finished++
 	}
-	if hook != "" && !w.Imported {
+	if sv.WebhookURL != "" && !w.Imported {
+		due := sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), w.Finished))
 		if _, err := tx.Exec(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
-			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, at, at); err != nil {
+			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, due, at, at); err != nil {
 			return store.Response{}, s.mapErr(err, "schedule delivery")
 		}
 	}
@@ -128,6 +132,15 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
 		Telemetry: w.Telemetry, Finished: finished, CreatedAt: sqlrow.FromMS(createdAt), UpdatedAt: sqlrow.FromMS(at)}, nil
+}
+
+// postponeDelivery moves the delivery of a response written at, not yet attempted, to when the
+// survey's webhook wait says: the wait after this write, or now once the response is finished.
+func (s *Store) postponeDelivery(tx *sql.Tx, sv store.Survey, w store.ResponseWrite, at int64, finished bool) error {
+	due := sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), finished))
+	_, err := tx.Exec(`UPDATE deliveries SET next_attempt_at = ?, updated_at = ?
+		WHERE survey_id = ? AND response_id = ? AND state = 'pending' AND attempts = 0`, due, at, w.SurveyID, w.ID)
+	return s.mapErr(err, "postpone delivery")
 }
 
 const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`

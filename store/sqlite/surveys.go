@@ -26,9 +26,9 @@ func (s *Store) CreateSurvey(ctx context.Context, sv store.Survey) error {
 	defer s.cache.dropSurvey(sv.ID)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO surveys (id, team_id, status, definition, webhook_url, webhook_secret,
-			previous_secret, previous_secret_expiry, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			previous_secret, previous_secret_expiry, webhook_wait_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			sv.ID, sv.TeamID, string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret,
-			sv.PreviousWebhookSecret, sqlrow.MS(sv.PreviousSecretExpiresAt), sqlrow.MS(sv.CreatedAt), sqlrow.MS(sv.UpdatedAt))
+			sv.PreviousWebhookSecret, sqlrow.MS(sv.PreviousSecretExpiresAt), sv.WebhookWaitSeconds, sqlrow.MS(sv.CreatedAt), sqlrow.MS(sv.UpdatedAt))
 		if err != nil {
 			return s.mapErr(err, "create survey "+sv.ID)
 		}
@@ -48,9 +48,9 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	// encoded surveys key on it) even for two updates within one millisecond.
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE surveys SET status = ?, definition = ?, webhook_url = ?, webhook_secret = ?,
-			previous_secret = ?, previous_secret_expiry = ?, updated_at = MAX(?, updated_at + 1) WHERE id = ? AND team_id = ?`,
+			previous_secret = ?, previous_secret_expiry = ?, webhook_wait_seconds = ?, updated_at = MAX(?, updated_at + 1) WHERE id = ? AND team_id = ?`,
 			string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
-			sqlrow.MS(sv.PreviousSecretExpiresAt), sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID)
+			sqlrow.MS(sv.PreviousSecretExpiresAt), sv.WebhookWaitSeconds, sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID)
 		if err != nil {
 			return s.mapErr(err, "update survey "+sv.ID)
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -176,4 +178,72 @@ func testRedeliverAfterExpiredLease(t *testing.T, s store.Store) {
 	if c, err := s.ClaimDeliveries(ctx, t0.Add(31*time.Second), 30*time.Second, 10); err != nil || len(c) != 1 {
 		t.Errorf("claim after the redelivery: %+v, %v", c, err)
 	}
+}
+
+// testWebhookWait holds deliveries as the survey's webhookWaitSeconds says: until the response
+// is finished, or quiet for the wait, whichever comes first; attempted deliveries stay as they
+// are, and a survey without a wait sends at once.
+func testWebhookWait(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := newSurvey("a", t0)
+	sv.WebhookURL, sv.WebhookWaitSeconds = "https://hooks.example.com/in", 60
+	sv = mustSurvey(t, s, sv)
+	if got, err := s.Survey(ctx, "a", sv.ID); err != nil || got.WebhookWaitSeconds != 60 {
+		t.Fatalf("stored wait = %d, %v", got.WebhookWaitSeconds, err)
+	}
+	sec := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Second) }
+	due := func(at time.Time) []string {
+		t.Helper()
+		var ids []string
+		for _, d := range deliveriesOf(t, s, sv.ID) {
+			if d.State == store.DeliveryPending && !d.NextAttemptAt.After(at) {
+				ids = append(ids, d.ResponseID)
+			}
+		}
+		return ids
+	}
+	quiet, busy, done := ids.New(), ids.New(), ids.New()
+	for _, id := range []string{quiet, busy, done} {
+		put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: "ann", Data: survey.Answers{}, At: sec(0)})
+	}
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: busy, Respondent: "ann", Data: survey.Answers{}, At: sec(30)})
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: done, Respondent: "ann", Data: survey.Answers{}, At: sec(40), Finished: true})
+	for _, c := range []struct {
+		at   int
+		want []string
+	}{
+		{39, nil},
+		{40, []string{done}},              // finished: due at once
+		{59, []string{done}},              // quiet is due 60 s after its only write
+		{60, []string{quiet, done}},       //
+		{89, []string{quiet, done}},       // busy was written again at 30 s
+		{90, []string{quiet, busy, done}}, //
+	} {
+		got := due(sec(c.at))
+		if diff := cmp.Diff(c.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("due at %d s (-want +got):\n%s", c.at, diff)
+		}
+	}
+	// Claimed (an attempt started), a delivery is not moved by later writes.
+	claimed, err := s.ClaimDeliveries(ctx, sec(60), time.Minute, 10)
+	if err != nil || len(claimed) != 2 {
+		t.Fatalf("claimed %d at 60 s, %v; want quiet and done", len(claimed), err)
+	}
+	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: quiet, Respondent: "ann", Data: survey.Answers{}, At: sec(61)})
+	for _, d := range deliveriesOf(t, s, sv.ID) {
+		if d.ResponseID == quiet && d.State != store.DeliveryDelivering {
+			t.Errorf("a write moved a delivery being sent: %+v", d)
+		}
+	}
+	// A survey without a wait sends at once, finished or not.
+	plain := hookedSurvey(t, s, "a")
+	put(t, s, store.ResponseWrite{SurveyID: plain.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{}, At: sec(0)})
+	if ds := deliveriesOf(t, s, plain.ID); len(ds) != 1 || !ds[0].NextAttemptAt.Equal(sec(0)) {
+		t.Errorf("delivery without a wait: %+v", ds)
+	}
+	// The wait is bounded.
+	bad := newSurvey("a", t0)
+	bad.WebhookWaitSeconds = store.MaxWebhookWaitSeconds + 1
+	wantErr(t, "a wait over a day", s.CreateSurvey(ctx, bad), store.ErrInvalid)
 }

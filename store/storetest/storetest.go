@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"OutboxConcurrentCreate", testOutboxConcurrentCreate},
 		{"DeliveryLifecycle", testDeliveryLifecycle},
 		{"RedeliverAfterExpiredLease", testRedeliverAfterExpiredLease},
+		{"WebhookWait", testWebhookWait},
 		{"Closed", testClosed},
 		{"ZeroTimes", testZeroTimes},
 	}

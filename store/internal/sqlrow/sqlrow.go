@@ -20,7 +20,7 @@ type Scanner interface {
 
 // SurveyColumns are the columns of the surveys table that ScanSurvey reads, in its order.
 const SurveyColumns = `id, team_id, status, definition, webhook_url, webhook_secret, previous_secret,
-	previous_secret_expiry, created_at, updated_at`
+	previous_secret_expiry, webhook_wait_seconds, created_at, updated_at`
 
 // ScanSurvey reads a survey from a row of SurveyColumns. Times are Unix milliseconds; an expiry
 // of 0 is none.
@@ -32,7 +32,7 @@ func ScanSurvey(row Scanner) (store.Survey, error) {
 		expiry, created, modified int64
 	)
 	if err := row.Scan(&sv.ID, &sv.TeamID, &status, &def, &sv.WebhookURL, &sv.WebhookSecret,
-		&sv.PreviousWebhookSecret, &expiry, &created, &modified); err != nil {
+		&sv.PreviousWebhookSecret, &expiry, &sv.WebhookWaitSeconds, &created, &modified); err != nil {
 		return store.Survey{}, err
 	}
 	if err := json.Unmarshal(def, &sv.Definition); err != nil {
