@@ -22,17 +22,26 @@ func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, team
 	if err != nil {
 		return err
 	}
-	id := r.PathValue("responseId")
-	if !store.ValidResponseID(id) {
-		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+	id, err := responseIDParam(r)
+	if err != nil {
+		return err
 	}
-	resp, err := h.store.Response(r.Context(), sv.ID, store.CanonicalResponseID(id))
+	resp, err := h.store.Response(r.Context(), sv.ID, id)
 	if err != nil {
 		return err
 	}
 	b := append([]byte(`{"data":`), appendResponse(nil, resp, true)...)
 	writeBody(w, http.StatusOK, append(b, "}\n"...))
 	return nil
+}
+
+// responseIDParam is the request's {responseId}, canonical (a UUID lower-cased).
+func responseIDParam(r *http.Request) (string, error) {
+	id := r.PathValue("responseId")
+	if !store.ValidResponseID(id) {
+		return "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+	}
+	return store.CanonicalResponseID(id), nil
 }
 
 // handleExport serves "GET /v1/protected/surveys/{surveyId}/responses/export": every response
@@ -53,14 +62,10 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 		return badRequest(`format is "csv" (the default) or "ndjson"`)
 	}
 	rq := store.ResponseQuery{Limit: exportPage, Oldest: true, MaxBytes: h.opts.MaxPageBytes}
-	if err := h.responseFilters(q, &rq); err != nil {
-		return err
-	}
-	sv, err := h.surveyFor(r, teamID, notDeleted)
+	sv, err := h.filteredQuery(r, teamID, q, &rq)
 	if err != nil {
 		return err
 	}
-	rq.SurveyID = sv.ID
 	// The first page is read before the reply starts, so that a failing store is still an error
 	// reply; later failures can only cut the stream short.
 	page, next, err := h.store.Responses(r.Context(), rq)
@@ -105,8 +110,19 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 	return nil
 }
 
+// filteredQuery reads the list's filters (respondent, after, before) into rq and loads the
+// request's survey, whose id it sets in rq.
+func (h *Handler) filteredQuery(r *http.Request, teamID string, q map[string][]string, rq *store.ResponseQuery) (store.Survey, error) {
+	if err := responseFilters(q, rq); err != nil {
+		return store.Survey{}, err
+	}
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	rq.SurveyID = sv.ID
+	return sv, err
+}
+
 // responseFilters reads the list's filters (respondent, after, before) into rq.
-func (h *Handler) responseFilters(q map[string][]string, rq *store.ResponseQuery) error {
+func responseFilters(q map[string][]string, rq *store.ResponseQuery) error {
 	var err error
 	if rq.Respondent, err = query(q, "respondent"); err != nil {
 		return err
@@ -241,11 +257,11 @@ func (h *Handler) handleResponseDelete(w http.ResponseWriter, r *http.Request, t
 	if err != nil {
 		return err
 	}
-	id := r.PathValue("responseId")
-	if !store.ValidResponseID(id) {
-		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+	id, err := responseIDParam(r)
+	if err != nil {
+		return err
 	}
-	if err := h.store.DeleteResponse(r.Context(), sv.ID, store.CanonicalResponseID(id)); err != nil {
+	if err := h.store.DeleteResponse(r.Context(), sv.ID, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

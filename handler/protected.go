@@ -130,14 +130,9 @@ func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, te
 		return err
 	}
 	rq := store.ResponseQuery{Limit: limit, Cursor: cursor, MaxBytes: h.opts.MaxPageBytes}
-	if err := h.responseFilters(q, &rq); err != nil {
+	if _, err := h.filteredQuery(r, teamID, q, &rq); err != nil {
 		return err
 	}
-	sv, err := h.surveyFor(r, teamID, notDeleted)
-	if err != nil {
-		return err
-	}
-	rq.SurveyID = sv.ID
 	responses, next, err := h.store.Responses(r.Context(), rq)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -67,7 +66,7 @@ func TestBrowser(t *testing.T) {
 }
 
 // startServer serves svc over a fresh SQLite file with test/fixture.json imported, and the
-// test pages under /test/, the page named csp.html with the contract's strict policy.
+// test pages under /test/, and /test/csp.html: page.html with the contract's strict policy.
 func startServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
@@ -97,8 +96,9 @@ func startServer(t *testing.T) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.Handle("/", h)
 	mux.Handle("GET /test/", http.StripPrefix("/test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/csp") {
+		if r.URL.Path == "/csp.html" {
 			w.Header().Set("Content-Security-Policy", strictCSP)
+			r.URL.Path = "/page.html"
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		pages.ServeHTTP(w, r)

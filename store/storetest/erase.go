@@ -180,17 +180,25 @@ func newErasePlan(a1, a2, b1 string) erasePlan {
 	return p
 }
 
+// writeErasePlan makes teams a and b, surveys a1 (with a webhook) and a2 of a and b1 of b, and
+// writes the erase plan into them.
+func writeErasePlan(t *testing.T, s store.Store) (p erasePlan, a1, a2, b1 store.Survey) {
+	t.Helper()
+	mustTeam(t, s, "a")
+	mustTeam(t, s, "b")
+	a1 = hookedSurvey(t, s, "a")
+	a2 = mustSurvey(t, s, newSurvey("a", t0))
+	b1 = mustSurvey(t, s, newSurvey("b", t0))
+	p = newErasePlan(a1.ID, a2.ID, b1.ID)
+	p.run(t, s)
+	return p, a1, a2, b1
+}
+
 // testDeleteResponse deletes responses one by one and checks the survey's numbers against a
 // recount of what remains, and that their deliveries are gone.
 func testDeleteResponse(t *testing.T, s store.Store) {
 	ctx := t.Context()
-	mustTeam(t, s, "a")
-	mustTeam(t, s, "b")
-	a1 := hookedSurvey(t, s, "a")
-	a2 := mustSurvey(t, s, newSurvey("a", t0))
-	b1 := mustSurvey(t, s, newSurvey("b", t0))
-	p := newErasePlan(a1.ID, a2.ID, b1.ID)
-	p.run(t, s)
+	p, a1, a2, _ := writeErasePlan(t, s)
 	deleted := map[string]bool{}
 	keep := func(_, id string) bool { return !deleted[id] }
 	who := []string{"ann", "bob", "cat"}
@@ -253,13 +261,7 @@ func testDeleteResponse(t *testing.T, s store.Store) {
 // b keeps him, and erasing again erases nothing.
 func testEraseRespondent(t *testing.T, s store.Store) {
 	ctx := t.Context()
-	mustTeam(t, s, "a")
-	mustTeam(t, s, "b")
-	a1 := hookedSurvey(t, s, "a")
-	a2 := mustSurvey(t, s, newSurvey("a", t0))
-	b1 := mustSurvey(t, s, newSurvey("b", t0))
-	p := newErasePlan(a1.ID, a2.ID, b1.ID)
-	p.run(t, s)
+	p, a1, a2, b1 := writeErasePlan(t, s)
 	// A deleted survey of the team is erased too.
 	if err := store.SetSurveyStatus(ctx, s, "a", a2.ID, store.StatusDeleted, t0); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import type {
   BugReportProperties,
   MultiSelectProperties,
   OpenEndedProperties,
+  Option,
   Question,
   RatingProperties,
   SingleSelectProperties,
@@ -101,15 +102,7 @@ export function titleId(q: Question): string {
 }
 
 function singleSelect(q: Question, p: SingleSelectProperties, prior: Answer | undefined, hooks: Hooks): Controls {
-  const name = uid("s");
-  // aria-label keeps the name to the value: the option's description is its description.
-  const inputs = p.options.map((o) => h("input", { type: "radio", name, value: o.value, "aria-label": o.value, checked: prior === o.value }));
-  const group = h("div", { role: "radiogroup", "aria-labelledby": titleId(q), part: "options" });
-  p.options.forEach((o, i) => {
-    const desc = o.description ? h("small", { id: uid("d") }, o.description) : null;
-    if (desc) inputs[i].setAttribute("aria-describedby", desc.id);
-    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.value, desc)));
-  });
+  const [group, inputs] = options(q, p.options, "radio", (v) => prior === v);
   const nodes: Node[] = [group];
   let text: HTMLInputElement | null = null;
   if (p.editable) {
@@ -132,6 +125,21 @@ function singleSelect(q: Question, p: SingleSelectProperties, prior: Answer | un
   };
 }
 
+// options makes a question's choices: a radiogroup of radios or a group of checkboxes, named by
+// the question's title, each named by its value (aria-label, so that an option's description,
+// linked by aria-describedby, is not part of its name).
+function options(q: Question, list: Option[], type: "radio" | "checkbox", checked: (v: string) => boolean): [HTMLElement, HTMLInputElement[]] {
+  const name = uid("s");
+  const inputs = list.map((o) => h("input", { type, name, value: o.value, "aria-label": o.value, checked: checked(o.value) }));
+  const group = h("div", { role: type === "radio" ? "radiogroup" : "group", "aria-labelledby": titleId(q), part: "options" });
+  list.forEach((o, i) => {
+    const desc = o.description ? h("small", { id: uid("d") }, o.description) : null;
+    if (desc) inputs[i].setAttribute("aria-describedby", desc.id);
+    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.value, desc)));
+  });
+  return [group, inputs];
+}
+
 function editableField(label: string, max: number, value: string, nodes: Node[]): HTMLInputElement {
   const id = uid("t");
   const input = h("input", { type: "text", id, maxlength: max, part: "textbox" });
@@ -142,13 +150,7 @@ function editableField(label: string, max: number, value: string, nodes: Node[])
 
 function multiSelect(q: Question, p: MultiSelectProperties, prior: Answer | undefined): Controls {
   const chosen = Array.isArray(prior) ? prior : [];
-  const inputs = p.options.map((o) => h("input", { type: "checkbox", value: o.value, "aria-label": o.value, checked: chosen.includes(o.value) }));
-  const group = h("div", { role: "group", "aria-labelledby": titleId(q), part: "options" });
-  p.options.forEach((o, i) => {
-    const desc = o.description ? h("small", { id: uid("d") }, o.description) : null;
-    if (desc) inputs[i].setAttribute("aria-describedby", desc.id);
-    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.value, desc)));
-  });
+  const [group, inputs] = options(q, p.options, "checkbox", (v) => chosen.includes(v));
   const nodes: Node[] = [group];
   let text: HTMLInputElement | null = null;
   if (p.editable) {
