@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"log/slog"
 	"net/http/httptest"
@@ -125,4 +126,69 @@ func ExampleError() {
 	// Output:
 	// no such survey
 	// 400 invalid_request
+}
+
+// Create a survey (inactive, as every new survey), then activate it with If-Match, so that a
+// change someone made in between is not overwritten.
+func ExampleClient_CreateSurvey() {
+	baseURL, secretKey, _, _, stop := exampleServer()
+	defer stop()
+	c, err := client.New(baseURL, secretKey)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	def := survey.Sample()
+	def.Title = "Onboarding feedback"
+	created, err := c.CreateSurvey(ctx, &client.SurveyInput{ID: "conboarding0001", Definition: def, WebhookWaitSeconds: 600})
+	if err != nil {
+		log.Fatal(err)
+	}
+	active := "active"
+	sv, err := c.UpdateSurvey(ctx, created.ID, client.SurveyPatch{Status: &active}, &client.UpdateOptions{IfMatch: created.ETag})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sv.ID, sv.Title, created.Status, "->", sv.Status, sv.WebhookWaitSeconds)
+	// Output: conboarding0001 Onboarding feedback inactive -> active 600
+}
+
+// Export every response as CSV, oldest first: the reply streams, so copying it to a file takes
+// no more memory for a million responses than for three.
+func ExampleClient_ExportResponses() {
+	baseURL, secretKey, _, surveyID, stop := exampleServer()
+	defer stop()
+	c, err := client.New(baseURL, secretKey)
+	if err != nil {
+		log.Fatal(err)
+	}
+	body, err := c.ExportResponses(context.Background(), surveyID, &client.ExportOptions{Format: client.ExportCSV})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer body.Close()
+	if _, err := io.Copy(os.Stdout, body); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// id,respondent,createdAt,updatedAt,finished,nps,stars,favourite,missing,comments,thanks,bug,metadata
+	// resp0,ann,2026-11-21T10:00:00.000Z,2026-11-21T10:00:00.000Z,false,8,,,,,,,{}
+	// resp1,bob,2026-11-21T10:01:00.000Z,2026-11-21T10:01:00.000Z,false,9,,,,,,,{}
+	// resp2,cat,2026-11-21T10:02:00.000Z,2026-11-21T10:02:00.000Z,false,10,,,,,,,{}
+}
+
+// Erase a person who asked to be forgotten, from every survey of the team.
+func ExampleClient_EraseRespondent() {
+	baseURL, secretKey, _, _, stop := exampleServer()
+	defer stop()
+	c, err := client.New(baseURL, secretKey)
+	if err != nil {
+		log.Fatal(err)
+	}
+	erased, err := c.EraseRespondent(context.Background(), "bob")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("erased %d responses and %d events\n", erased.Responses, erased.Events)
+	// Output: erased 1 responses and 0 events
 }

@@ -150,3 +150,32 @@ func FuzzTimeRange(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSurveyManage sends arbitrary bodies to create and patch surveys: a clear 4xx or success,
+// never a 500; what a patch accepts reads back through the public view, so a stored survey is
+// always one the widget can be served.
+func FuzzSurveyManage(f *testing.F) {
+	f.Add(newSurveyBody, `{"title":"T","webhookUrl":null}`)
+	f.Add(`{"title":"x","questions":[],"confirmation":{"title":"","description":"","buttonText":""},"status":"active"}`, `{"questions":null}`)
+	f.Add(`{}`, `{"status":"active","webhookWaitSeconds":86401}`)
+	f.Add(`{"questions":[{"id":"a","position":0,"properties":{"type":"rating","scale":1e400}}]}`, `[]`)
+	e := setup(f)
+	f.Fuzz(func(t *testing.T, create, patch string) {
+		auth := map[string]string{"Authorization": "Bearer " + e.skA}
+		fuzzReply(t, e, req{method: "POST", path: "/v1/protected/surveys", body: create, headers: auth}, 201, 400, 409, 413)
+		e.clock.Advance(time.Millisecond)
+		rec := fuzzReply(t, e, req{method: "PATCH", path: "/v1/protected/surveys/" + e.survA.ID, body: patch, headers: auth}, 200, 400, 413)
+		if rec.Code != 200 {
+			return
+		}
+		var got struct{ Status string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := 200
+		if got.Status != "active" {
+			want = 404
+		}
+		fuzzReply(t, e, req{method: "GET", path: "/v1/svc/" + e.survA.ID, headers: map[string]string{"x-svc-pk": e.pkA}}, want)
+	})
+}
