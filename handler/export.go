@@ -72,20 +72,7 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 	if err != nil {
 		return err
 	}
-	hd := w.Header()
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	var out exportWriter
-	if format == "csv" {
-		hd.Set("Content-Type", "text/csv; charset=utf-8")
-		hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.csv"`, sv.ID))
-		out = newCSVExport(w, sv.Definition)
-	} else {
-		hd.Set("Content-Type", "application/x-ndjson")
-		hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.ndjson"`, sv.ID))
-		out = &ndjsonExport{w: w}
-	}
-	w.WriteHeader(http.StatusOK)
+	out := startExport(w, format, sv)
 	for {
 		for _, resp := range page {
 			if err := out.write(resp); err != nil {
@@ -119,6 +106,24 @@ func (h *Handler) filteredQuery(r *http.Request, teamID string, q map[string][]s
 	sv, err := h.surveyFor(r, teamID, notDeleted)
 	rq.SurveyID = sv.ID
 	return sv, err
+}
+
+// startExport sends an export's headers and returns the writer of its format.
+func startExport(w http.ResponseWriter, format string, sv store.Survey) exportWriter {
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.%s"`, sv.ID, format))
+	var out exportWriter
+	if format == "csv" {
+		hd.Set("Content-Type", "text/csv; charset=utf-8")
+		out = newCSVExport(w, sv.Definition)
+	} else {
+		hd.Set("Content-Type", "application/x-ndjson")
+		out = &ndjsonExport{w: w}
+	}
+	w.WriteHeader(http.StatusOK)
+	return out
 }
 
 // responseFilters reads the list's filters (respondent, after, before) into rq.
