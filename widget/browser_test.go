@@ -96,6 +96,12 @@ func startServer(t *testing.T) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.Handle("/", h)
 	mux.Handle("GET /test/", http.StripPrefix("/test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow.js" {
+			// A script that holds the parser, so a page's earlier scripts run before <body>.
+			time.Sleep(700 * time.Millisecond)
+			w.Header().Set("Content-Type", "text/javascript")
+			return
+		}
 		if r.URL.Path == "/csp.html" {
 			w.Header().Set("Content-Security-Policy", strictCSP)
 			r.URL.Path = "/page.html"

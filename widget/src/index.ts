@@ -50,6 +50,7 @@ async function show(options: ShowOptions): Promise<Result> {
     if (cooldownDays > 0 && recent) return { outcome: "skipped" };
   }
   const survey = await api.survey(surveyId);
+  await domReady(); // show may be called from a script in <head>, before <body> exists
   return new Promise<Result>((resolve) => {
     const w = new Widget({
       api,
@@ -69,6 +70,11 @@ async function show(options: ShowOptions): Promise<Result> {
     current = w;
     w.open();
   });
+}
+
+function domReady(): Promise<void> {
+  if (document.body) return Promise.resolve();
+  return new Promise((resolve) => document.addEventListener("DOMContentLoaded", () => resolve(), { once: true }));
 }
 
 function close(): void {

@@ -205,7 +205,10 @@ export class Widget {
     try {
       const q = this.question();
       const a = await this.controls.answer();
-      if (a === undefined && q.required && q.properties.type !== "statement") {
+      // A statement, or a type this widget does not know (from a newer server), cannot be
+      // answered here: required or not, it is passed.
+      const answerable = ["rating", "single-select", "multi-select", "open-ended", "bug-report"].includes(q.properties.type);
+      if (a === undefined && q.required && answerable) {
         this.say(this.s.labels.required);
         return;
       }

@@ -202,3 +202,13 @@ test("the script defines window.Svc and no other global", async () => {
   assert.equal(await tab.locator("svc-survey").count(), 0);
   await context.close();
 });
+
+test("Svc.show called from a script in <head>, before <body> exists, shows the survey", async () => {
+  const who = respondent("early");
+  const { tab, context, errors } = await open(browser, { survey: surveys.short, who, page: "early" });
+  await heading(tab, "How is your day?");
+  await tab.getByRole("button", { name: "Close" }).click();
+  assert.equal((await outcome(tab)).outcome, "dismissed");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
