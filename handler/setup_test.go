@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +16,8 @@ import (
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres"
+	"github.com/svc-feedback/svc/store/postgres/pgtest"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -45,11 +48,12 @@ func (c *clock) Advance(d time.Duration) {
 
 var t0 = time.Date(2026, 11, 21, 10, 4, 5, 123_000_000, time.UTC)
 
-// env is a handler over a fresh SQLite store with two teams, A and B, each with keys and an
-// active demo survey.
+// env is a handler over a fresh store with two teams, A and B, each with keys and an active
+// demo survey. The store is SQLite, or PostgreSQL when SVC_HANDLER_BACKEND=postgres (scripts/test
+// runs this package's tests both ways).
 type env struct {
 	t      testing.TB
-	store  *sqlite.Store
+	store  testStore
 	h      http.Handler
 	clock  *clock
 	ids    *cuid2.Generator
@@ -64,17 +68,40 @@ type env struct {
 	raw *handler.Handler
 }
 
+// testStore is what the tests need of a store: the Store, and the shared read the handler's fast
+// path uses, which both backends have.
+type testStore interface {
+	store.Store
+	store.SharedSurveyReader
+}
+
+// backendEnv chooses the backend of setup's stores.
+const backendEnv = "SVC_HANDLER_BACKEND"
+
 func setup(t testing.TB, opts ...func(*handler.Config)) *env {
 	t.Helper()
+	if os.Getenv(backendEnv) == "postgres" {
+		st, err := postgres.Open(t.Context(), pgtest.URL(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return setupWith(t, st, slog.New(slog.DiscardHandler), opts...)
+	}
 	return setupAt(t, filepath.Join(t.TempDir(), "svc.db"), slog.New(slog.DiscardHandler), opts...)
 }
 
+// setupAt is setup over an SQLite file at path, for the tests of what happens to that file.
 func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.Config)) *env {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return setupWith(t, st, log, opts...)
+}
+
+func setupWith(t testing.TB, st testStore, log *slog.Logger, opts ...func(*handler.Config)) *env {
+	t.Helper()
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, store: st, clock: &clock{now: t0}, ids: cuid2.NewGenerator()}
 	o := handler.Config{Now: e.clock.Now, Logger: log}

@@ -2,6 +2,7 @@ package handler_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -94,8 +95,14 @@ func TestHostileBodiesCostLittle(t *testing.T) {
 	}
 	honest := allocated(valid, 200)
 	t.Logf("%-40s %6.1f MiB allocated for a %.1f MiB body", "a valid screenshot (the baseline)", float64(honest)/(1<<20), float64(len(valid))/(1<<20))
-	if honest > 8*uint64(len(valid)) {
-		t.Errorf("a valid body allocated %d bytes, more than 8 times its size", honest)
+	// pgx copies a parameter into its message buffer, which grows by doubling: PostgreSQL costs
+	// about two copies of the body more than SQLite.
+	bound := uint64(8)
+	if os.Getenv(backendEnv) == "postgres" {
+		bound = 10
+	}
+	if honest > bound*uint64(len(valid)) {
+		t.Errorf("a valid body allocated %d bytes, more than %d times its size", honest, bound)
 	}
 	for name, body := range hostile {
 		status := 400

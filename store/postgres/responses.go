@@ -24,7 +24,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	data, meta := string(dataJSON), string(metaJSON)
+	// Passed as bytes: pgx writes a []byte into a text parameter as it is, where a string
+	// conversion would copy a screenshot's 10 MiB once more.
+	data, meta := dataJSON, metaJSON
 	at := sqlrow.MS(w.At)
 	var (
 		resp    store.Response
@@ -53,7 +55,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			return cerr
 		}
 		// Second: everything that follows from a new response, and the commit.
-		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
+		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
 			Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: sqlrow.FromMS(at), UpdatedAt: sqlrow.FromMS(at)}
 		var b pgx.Batch
 		countInteraction(&b, rowOf(conn), w.SurveyID, w.Respondent, responded, at)
@@ -111,7 +113,7 @@ func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier
 
 // updated replaces the answers of an existing response of the same respondent; an imported
 // write changes nothing.
-func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, sv store.Survey, data, meta string, at int64) (store.Response, error) {
+func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, sv store.Survey, data, meta []byte, at int64) (store.Response, error) {
 	old, err := scanResponse(tx.QueryRow(ctx, `SELECT `+responseColumns+` FROM responses WHERE survey_id = $1 AND id = $2 FOR UPDATE`,
 		w.SurveyID, w.ID))
 	switch {
@@ -147,7 +149,7 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return store.Response{}, err
 	}
-	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: []byte(data), Metadata: []byte(meta),
+	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
 		Telemetry: w.Telemetry, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: sqlrow.FromMS(at)}, nil
 }
 
