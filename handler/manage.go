@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -127,13 +126,7 @@ func (h *Handler) handleSurveyCreate(w http.ResponseWriter, r *http.Request, tea
 // selfURL is where the survey just created is: under BaseURL when set, else beside the path
 // the request came to (a mount prefix included).
 func (h *Handler) selfURL(r *http.Request, id string) string {
-	base := h.opts.BaseURL + r.URL.Path
-	if h.opts.BaseURL == "" {
-		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
-			base = u.Path
-		}
-	}
-	return strings.TrimRight(base, "/") + "/" + id
+	return strings.TrimRight(h.requestPath(r), "/") + "/" + id
 }
 
 // handleSurveyPatch serves "PATCH /v1/protected/surveys/{surveyId}": a JSON merge patch

@@ -112,12 +112,7 @@ type links struct {
 // sets its cursor. Under a prefix mount the path comes from the request line, unless BaseURL is
 // set.
 func (h *Handler) pageLinks(r *http.Request, q url.Values, next *string) links {
-	base := h.opts.BaseURL + r.URL.Path
-	if h.opts.BaseURL == "" {
-		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
-			base = u.Path
-		}
-	}
+	base := h.requestPath(r)
 	l := links{Self: withQuery(base, q)}
 	if next != nil {
 		q.Set("cursor", *next)
@@ -125,6 +120,18 @@ func (h *Handler) pageLinks(r *http.Request, q url.Values, next *string) links {
 		l.Next = &n
 	}
 	return l
+}
+
+// requestPath is where the request came: under BaseURL when set, else the path the client
+// asked for, a mount prefix included (which r.URL.Path has lost under http.StripPrefix).
+func (h *Handler) requestPath(r *http.Request) string {
+	if h.opts.BaseURL != "" {
+		return h.opts.BaseURL + r.URL.Path
+	}
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
+		return u.Path
+	}
+	return r.URL.Path
 }
 
 func withQuery(path string, q url.Values) string {
