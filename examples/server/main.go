@@ -201,20 +201,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/", h) // svc answers everything but the routes below, its own 404s and 405s included
-	if metrics != nil {
-		mux.Handle("GET /metrics", metrics)
+	root, err := routes(ctx, st, h, cfg, metrics)
+	if err != nil {
+		return err
 	}
 	if cfg.seed == "" {
-		page, err := demoPage(ctx, st)
-		if err != nil {
-			return err
-		}
-		mux.Handle("GET /{$}", page)
 		fmt.Fprintf(stdout, "open %s/ to see the widget show the demo survey\n", baseURL)
 	}
-	if err := serve(ctx, ln, mux, cfg.shutdownTimeout, log, stdout); err != nil {
+	if err := serve(ctx, ln, root, cfg.shutdownTimeout, log, stdout); err != nil {
 		return err
 	}
 	// Deliveries still sending after a few seconds stay pending for the next start.
@@ -224,6 +218,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("stop webhook delivery: %w", err)
 	}
 	return st.Close()
+}
+
+// routes is what the server serves: svc, with /metrics when on, and the demo page at / when it
+// runs on its demo data.
+func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, metrics *svc.Metrics) (http.Handler, error) {
+	mux := http.NewServeMux()
+	mux.Handle("/", h) // svc answers everything but the routes below, its own 404s and 405s included
+	if metrics != nil {
+		mux.Handle("GET /metrics", metrics)
+	}
+	if cfg.seed == "" {
+		page, err := demoPage(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		mux.Handle("GET /{$}", page)
+	}
+	return mux, nil
 }
 
 // openStore opens the database as the flags say: PostgreSQL for a postgres:// or postgresql://
