@@ -73,6 +73,9 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 		return err
 	}
 	out := startExport(w, format, sv)
+	if r.Method == http.MethodHead {
+		return nil // the headers say what a GET would stream; no need to read it all
+	}
 	for {
 		for _, resp := range page {
 			if err := out.write(resp); err != nil {

@@ -194,3 +194,13 @@ func (w *sizeWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+func TestExportHead(t *testing.T) {
+	e := setup(t)
+	e.putResponse(e.survA.ID, e.ids.New(), "ann", `{"nps":9}`)
+	rec := e.do(req{method: "HEAD", path: "/v1/protected/surveys/" + e.survA.ID + "/responses/export?format=ndjson",
+		headers: map[string]string{"Authorization": "Bearer " + e.skA}})
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/x-ndjson" || rec.Body.Len() != 0 {
+		t.Errorf("HEAD export: %d %q, %d bytes", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
+	}
+}
