@@ -4,38 +4,20 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/internal/testclock"
 	"github.com/svc-feedback/svc/store"
 )
-
-// testClock is a clock the test moves by hand.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // TestWebhookWaitSeconds: with webhookWaitSeconds a response's response.created waits until the
 // response is finished or quiet for the wait, whichever comes first, is still sent once, and
 // carries the answers as they stand then (extensions.md section 2). The clock is the test's.
 func TestWebhookWaitSeconds(t *testing.T) {
 	rv := newReceiver(t)
-	clock := &testClock{now: time.Now().UTC().Truncate(time.Millisecond)}
+	clock := testclock.New(time.Now().UTC().Truncate(time.Millisecond))
 	e := setupHooks(t, rv.URL, func(o *svc.Options, sv *store.Survey) {
 		o.Now = clock.Now
 		sv.WebhookWaitSeconds = 60

@@ -9,42 +9,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/internal/testclock"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/postgres/pgtest"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
-
-// clock is an injectable clock that tests move by hand.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 var t0 = time.Date(2026, 11, 21, 10, 4, 5, 123_000_000, time.UTC)
 
@@ -55,7 +31,7 @@ type env struct {
 	t      testing.TB
 	store  testStore
 	h      http.Handler
-	clock  *clock
+	clock  *testclock.Clock
 	ids    *cuid2.Generator
 	pkA    string
 	skA    string
@@ -103,7 +79,7 @@ func setupAt(t testing.TB, path string, log *slog.Logger, opts ...func(*handler.
 func setupWith(t testing.TB, st testStore, log *slog.Logger, opts ...func(*handler.Config)) *env {
 	t.Helper()
 	t.Cleanup(func() { st.Close() })
-	e := &env{t: t, store: st, clock: &clock{now: t0}, ids: cuid2.NewGenerator()}
+	e := &env{t: t, store: st, clock: testclock.New(t0), ids: cuid2.NewGenerator()}
 	o := handler.Config{Now: e.clock.Now, Logger: log}
 	for _, f := range opts {
 		f(&o)
