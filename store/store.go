@@ -78,8 +78,13 @@ type Store interface {
 	History(ctx context.Context, surveyID, respondent string) (History, error)
 	// Stats returns a survey's lifetime engagement totals; its cost does not grow with them.
 	Stats(ctx context.Context, surveyID string) (Stats, error)
-	// RatingCounts returns, for each rating question id asked, how many responses created in
-	// [from, to) scored each score. Scores nobody gave are absent.
+	// RatingCounts returns, for each key asked, its counts over [from, to): for a rating
+	// question's id, how many responses created then scored each score; for the summary's keys
+	// (AnsweredKey, ReachedKey, FunnelKey, OptionKey), what store.Counts of those responses adds
+	// up to; for EventsKey, the views (0) and dismissals (1) recorded then. Numbers nobody
+	// counted are absent. A Store keeps these counts on write (PutResponse, DeleteResponse,
+	// EraseRespondent and RecordEvent add or take out store.Counts and the events), so that the
+	// cost of a range does not grow with the responses in it.
 	RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error)
 
 	// ClaimDeliveries leases up to limit deliveries that are due at now (pending with a next

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -44,6 +45,10 @@ func (d *Definition) Validate() error {
 		at := fmt.Sprintf("questions[%d]", i)
 		if q.ID == "" {
 			return invalid("%s.id is required", at)
+		}
+		if strings.IndexFunc(q.ID, unicode.IsControl) >= 0 {
+			// Keys beginning with a control character name the stores' own counts.
+			return invalid("%s.id must not hold control characters", at)
 		}
 		if ids[q.ID] {
 			return invalid("%s.id %q is used twice", at, q.ID)

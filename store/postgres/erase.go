@@ -17,25 +17,13 @@ func (s *Store) DeleteResponse(ctx context.Context, surveyID, id string) error {
 	if err != nil {
 		return fmt.Errorf("delete response: %w", err)
 	}
-	return s.inTx(ctx, "delete response "+id, func(tx pgx.Tx) error {
+	return s.tx(ctx, "delete response "+id, func(tx pgx.Tx) error {
 		found, err := deleteResponse(ctx, tx, sv, id)
 		if err == nil && !found {
 			err = fmt.Errorf("delete response %s: %w", id, store.ErrNotFound)
 		}
 		return err
 	})
-}
-
-// inTx runs fn in a transaction on a pooled connection.
-func (s *Store) inTx(ctx context.Context, what string, fn func(tx pgx.Tx) error) error {
-	if err := s.checkOpen(what); err != nil {
-		return err
-	}
-	err := pgx.BeginFunc(ctx, s.pool, fn)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return s.mapErr(err, what)
-	}
-	return err
 }
 
 // deleteResponse deletes one response in tx and takes it out of the counters, the rating
@@ -49,7 +37,7 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 	if err != nil {
 		return false, err
 	}
-	scores, err := sqlrow.StoredScores(r.Data, sv.Questions)
+	counts, err := sqlrow.StoredCounts(&sv.Definition, r.Data, r.Finished)
 	if err != nil {
 		return false, err
 	}
@@ -69,7 +57,7 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 		WHERE survey_id = $1 AND shard = $3`, sv.ID, r.Respondent, row%statsShards, finished)
 	b.Queue(`UPDATE respondents SET last_responded_at = (SELECT MAX(updated_at) FROM responses WHERE survey_id = $1 AND respondent = $2)
 		WHERE survey_id = $1 AND respondent = $2`, sv.ID, r.Respondent)
-	queueRatings(&b, row, sv.ID, scores, sqlrow.MS(r.CreatedAt), -1)
+	queueRatings(&b, row, sv.ID, counts, sqlrow.MS(r.CreatedAt), -1)
 	b.Queue(`DELETE FROM deliveries WHERE survey_id = $1 AND response_id = $2`, sv.ID, id)
 	return true, tx.SendBatch(ctx, &b).Close()
 }
@@ -77,7 +65,7 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 // EraseRespondent implements store.Store: one transaction over every survey of the team.
 func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) (store.Erased, error) {
 	var erased store.Erased
-	err := s.inTx(ctx, "erase respondent", func(tx pgx.Tx) error {
+	err := s.tx(ctx, "erase respondent", func(tx pgx.Tx) error {
 		erased = store.Erased{}
 		rows, err := tx.Query(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE team_id = $1`, teamID)
 		if err != nil {
@@ -115,14 +103,32 @@ func eraseIn(ctx context.Context, tx pgx.Tx, sv store.Survey, respondent string)
 			return store.Erased{}, err
 		}
 	}
-	var views, dismissals int64
-	err = tx.QueryRow(ctx, `WITH gone AS (DELETE FROM events WHERE survey_id = $1 AND respondent = $2 RETURNING type)
-		SELECT COUNT(*) FILTER (WHERE type = 'view'), COUNT(*) FILTER (WHERE type = 'dismiss') FROM gone`,
-		sv.ID, respondent).Scan(&views, &dismissals)
+	// The events go, and with them their counts, at their times.
+	rows, err = tx.Query(ctx, `DELETE FROM events WHERE survey_id = $1 AND respondent = $2 RETURNING type, created_at`, sv.ID, respondent)
 	if err != nil {
 		return store.Erased{}, err
 	}
+	type event struct {
+		typ string
+		at  int64
+	}
+	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (event, error) {
+		var e event
+		return e, r.Scan(&e.typ, &e.at)
+	})
+	if err != nil {
+		return store.Erased{}, err
+	}
+	var views, dismissals int64
 	var b pgx.Batch
+	for _, e := range events {
+		if store.EventType(e.typ) == store.EventView {
+			views++
+		} else {
+			dismissals++
+		}
+		queueRatings(&b, rowOf(tx.Conn()), sv.ID, []store.Count{{Key: store.EventsKey, N: eventNumber(store.EventType(e.typ))}}, e.at, -1)
+	}
 	b.Queue(`WITH v AS (DELETE FROM viewers WHERE survey_id = $1 AND respondent = $2 RETURNING 1),
 			d AS (DELETE FROM dismissers WHERE survey_id = $1 AND respondent = $2 RETURNING 1)
 		UPDATE survey_stats SET views = views - $4, dismissals = dismissals - $5,

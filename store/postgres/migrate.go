@@ -35,40 +35,73 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return err
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	steps, err := migrationSteps()
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
 	var newest int
 	if err := conn.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&newest); err != nil {
 		return err
 	}
-	if newest > len(names) {
-		return fmt.Errorf("the database has schema version %d, and this version of svc knows only up to %d: it was written by a newer svc; run that one", newest, len(names))
+	if known := steps[len(steps)-1].version; newest > known {
+		return fmt.Errorf("the database has schema version %d, and this version of svc knows only up to %d: it was written by a newer svc; run that one", newest, known)
 	}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-		if version <= newest {
+	for _, st := range steps {
+		if st.version <= newest {
 			continue
 		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, string(body)); err != nil {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if err := st.run(ctx, tx); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, version)
+			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, st.version)
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
+			return fmt.Errorf("migration %s: %w", st.name, err)
 		}
 	}
 	return nil
+}
+
+// migrationStep is one migration: an embedded SQL file, or Go for what SQL cannot work out.
+type migrationStep struct {
+	version int
+	name    string
+	run     func(ctx context.Context, tx pgx.Tx) error
+}
+
+// goMigrations are the migrations written in Go.
+var goMigrations = []migrationStep{
+	{4, "0004_backfill_counts", backfillCounts},
+}
+
+// migrationSteps lists every migration in version order.
+func migrationSteps() ([]migrationStep, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	steps := append([]migrationStep(nil), goMigrations...)
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0])
+		if err != nil {
+			return nil, fmt.Errorf("migration %s: %w", name, err)
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, migrationStep{version, name, func(ctx context.Context, tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, string(body))
+			return err
+		}})
+	}
+	sort.Slice(steps, func(i, j int) bool { return steps[i].version < steps[j].version })
+	for i, st := range steps {
+		if st.version != i+1 {
+			return nil, fmt.Errorf("migration %s: versions must run 1, 2, 3... without a gap", st.name)
+		}
+	}
+	return steps, nil
 }

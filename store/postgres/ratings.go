@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
@@ -21,9 +22,9 @@ var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 // queueRatings queues adding delta to the counts of each score, in the totals and in every
 // rollup at the buckets of createdAt, on the row that row picks (see rowOf): one statement a
 // score, its four upserts in one.
-func queueRatings(b *pgx.Batch, row int, surveyID string, sc []sqlrow.Score, createdAt int64, delta int) {
+func queueRatings(b *pgx.Batch, row int, surveyID string, sc []store.Count, createdAt int64, delta int) {
 	for _, c := range sc {
-		b.Queue(upsertRatings, surveyID, c.Question, c.N, row%ratingShards, delta,
+		b.Queue(upsertRatings, surveyID, c.Key, c.N, row%ratingShards, delta,
 			rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
 	}
 }
@@ -47,10 +48,14 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 	if err := s.checkOpen("count ratings"); err != nil {
 		return nil, err
 	}
-	var first, last *int64
+	// The survey's first and last response bound every question's counts; its first and last
+	// event, the events'.
+	var first, last, firstEvent, lastEvent *int64
 	err := s.pool.QueryRow(ctx, `SELECT
 		(SELECT MIN(created_at) FROM responses WHERE survey_id = $1),
-		(SELECT MAX(created_at) FROM responses WHERE survey_id = $1)`, surveyID).Scan(&first, &last)
+		(SELECT MAX(created_at) FROM responses WHERE survey_id = $1),
+		(SELECT MIN(created_at) FROM events WHERE survey_id = $1),
+		(SELECT MAX(created_at) FROM events WHERE survey_id = $1)`, surveyID).Scan(&first, &last, &firstEvent, &lastEvent)
 	if err != nil {
 		return nil, s.mapErr(err, "rating counts")
 	}
@@ -58,8 +63,12 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 	for _, qid := range questionIDs {
 		counts := make(map[int]int64)
 		out[qid] = counts
+		first, last := first, last
+		if qid == store.EventsKey {
+			first, last = firstEvent, lastEvent
+		}
 		if first == nil {
-			continue // no ratings at all
+			continue // nothing to count
 		}
 		if err := rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, sqlrow.MS(from), sqlrow.MS(to), *first, *last); err != nil {
 			return nil, s.mapErr(err, "rating counts")
@@ -90,9 +99,57 @@ func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign in
 }
 
 func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {
+	switch {
+	case r.qid == store.EventsKey:
+		return r.s.addCounts(ctx, counts, sign, `SELECT CASE type WHEN 'view' THEN 0 ELSE 1 END, COUNT(*) FROM events
+			WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1`, r.surveyID, lo, hi)
+	case store.IsCountKey(r.qid):
+		return r.s.addStoredCounts(ctx, counts, sign, r.surveyID, r.qid, lo, hi)
+	}
 	return r.s.addCounts(ctx, counts, sign, `SELECT (data::jsonb ->> $2)::numeric::int, COUNT(*) FROM responses
 		WHERE survey_id = $1 AND created_at >= $3 AND created_at < $4 AND jsonb_typeof(data::jsonb -> $2) = 'number'
 		AND (data::jsonb ->> $2)::numeric = trunc((data::jsonb ->> $2)::numeric) GROUP BY 1`, r.surveyID, r.qid, lo, hi)
+}
+
+// addStoredCounts adds sign times the counts under key of the responses created in [lo, hi),
+// worked out from their stored answers as the writes did (store.Counts): less than a minute of
+// responses at a range's edge.
+func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign int64, surveyID, key string, lo, hi int64) error {
+	sv, err := s.surveyByID(ctx, surveyID)
+	if err != nil {
+		return err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT data, finished FROM responses WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3`,
+		surveyID, lo, hi)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var data string
+		var finished bool
+		if err := rows.Scan(&data, &finished); err != nil {
+			return err
+		}
+		cs, err := sqlrow.StoredCounts(&sv.Definition, []byte(data), finished)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if c.Key == key {
+				counts[c.N] += sign
+			}
+		}
+	}
+	return rows.Err()
+}
+
+// eventNumber is an event's number under store.EventsKey.
+func eventNumber(t store.EventType) int {
+	if t == store.EventView {
+		return 0
+	}
+	return 1
 }
 
 // addCounts adds sign times the (score, n) rows of query to counts.

@@ -62,7 +62,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		if w.Finished {
 			queueFinished(&b, rowOf(conn), w.SurveyID)
 		}
-		queueRatings(&b, rowOf(conn), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), at, 1)
+		queueRatings(&b, rowOf(conn), w.SurveyID, store.Counts(&sv.Definition, w.Data, w.Finished), at, 1)
 		if sv.WebhookURL != "" && !w.Imported {
 			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
 				VALUES ($1, $2, $3, 'pending', $5, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), w.Finished)))
@@ -124,7 +124,7 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	case old.Respondent != w.Respondent:
 		return store.Response{}, store.Conflictf("the id belongs to another respondent's response")
 	}
-	oldScores, err := sqlrow.StoredScores(old.Data, sv.Questions)
+	oldCounts, err := sqlrow.StoredCounts(&sv.Definition, old.Data, old.Finished)
 	if err != nil {
 		return store.Response{}, err
 	}
@@ -137,8 +137,9 @@ func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, 
 	}
 	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
 	// The scores move in the rollups, which stay on the response's creation time.
-	queueRatings(&b, rowOf(tx), w.SurveyID, oldScores, sqlrow.MS(old.CreatedAt), -1)
-	queueRatings(&b, rowOf(tx), w.SurveyID, sqlrow.Scores(w.Data, sv.Questions), sqlrow.MS(old.CreatedAt), 1)
+	gone, added := sqlrow.Changed(oldCounts, store.Counts(&sv.Definition, w.Data, finished))
+	queueRatings(&b, rowOf(tx), w.SurveyID, gone, sqlrow.MS(old.CreatedAt), -1)
+	queueRatings(&b, rowOf(tx), w.SurveyID, added, sqlrow.MS(old.CreatedAt), 1)
 	if sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
 		// Not yet attempted: due the wait after this write, or now once finished.
 		b.Queue(`UPDATE deliveries SET next_attempt_at = $1, updated_at = $2

@@ -75,7 +75,9 @@ func (d *deltas) merge(o *deltas) {
 }
 
 // applyDeltas writes the deltas in tx.
-func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error {
+func (s *Store) applyDeltas(tx *sql.Tx, d *deltas) error { return applyDeltas(tx, d) }
+
+func applyDeltas(tx *sql.Tx, d *deltas) error {
 	for k, n := range d.ratings {
 		if n == 0 {
 			continue

@@ -3,13 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
-	"github.com/svc-feedback/svc/survey"
 )
 
 // DeleteResponse implements store.Store.
@@ -45,12 +43,12 @@ func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (bool, er
 	if err != nil {
 		return false, s.mapErr(err, "delete response "+id)
 	}
-	var old survey.Answers
-	if err := json.Unmarshal(data, &old); err != nil {
-		return false, fmt.Errorf("delete response %s: stored data: %w", id, err)
+	counts, err := sqlrow.StoredCounts(&sv.Definition, data, finished)
+	if err != nil {
+		return false, fmt.Errorf("delete response %s: %w", id, err)
 	}
-	for _, sc := range sqlrow.Scores(old, sv.Questions) {
-		s.op.rating(sv.ID, sc.Question, sc.N, created, -1)
+	for _, c := range counts {
+		s.op.rating(sv.ID, c.Key, c.N, created, -1)
 	}
 	st := s.op.statsOf(sv.ID)
 	st.responses--
@@ -113,6 +111,30 @@ func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) 
 	return erased, err
 }
 
+// eraseEvents deletes a respondent's events of a survey in tx, takes them out of the event
+// counts, and counts them.
+func (s *Store) eraseEvents(tx *sql.Tx, surveyID, respondent string) (views, dismissals int64, err error) {
+	rows, err := tx.Query(`DELETE FROM events WHERE survey_id = ? AND respondent = ? RETURNING type, created_at`, surveyID, respondent)
+	if err != nil {
+		return 0, 0, s.mapErr(err, "erase respondent")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var typ string
+		var at int64
+		if err := rows.Scan(&typ, &at); err != nil {
+			return 0, 0, s.mapErr(err, "erase respondent")
+		}
+		if store.EventType(typ) == store.EventView {
+			views++
+		} else {
+			dismissals++
+		}
+		s.op.rating(surveyID, store.EventsKey, eventNumber(store.EventType(typ)), at, -1)
+	}
+	return views, dismissals, s.mapErr(rows.Err(), "erase respondent")
+}
+
 // eraseIn erases a respondent from one survey in tx.
 func (s *Store) eraseIn(tx *sql.Tx, sv store.Survey, respondent string) (store.Erased, error) {
 	var ids []string
@@ -136,14 +158,9 @@ func (s *Store) eraseIn(tx *sql.Tx, sv store.Survey, respondent string) (store.E
 			return store.Erased{}, err
 		}
 	}
-	var views, dismissals int64
-	err = tx.QueryRow(`SELECT COUNT(*) FILTER (WHERE type = 'view'), COUNT(*) FILTER (WHERE type = 'dismiss')
-		FROM events WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent).Scan(&views, &dismissals)
+	views, dismissals, err := s.eraseEvents(tx, sv.ID, respondent)
 	if err != nil {
-		return store.Erased{}, s.mapErr(err, "erase respondent")
-	}
-	if _, err := tx.Exec(`DELETE FROM events WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent); err != nil {
-		return store.Erased{}, s.mapErr(err, "erase respondent")
+		return store.Erased{}, err
 	}
 	if _, err := tx.Exec(`DELETE FROM respondents WHERE survey_id = ? AND respondent = ?`, sv.ID, respondent); err != nil {
 		return store.Erased{}, s.mapErr(err, "erase respondent")

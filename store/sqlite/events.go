@@ -52,6 +52,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 			st.dismissals++
 			st.uniqueDismissers += unique
 		}
+		s.op.rating(e.SurveyID, store.EventsKey, eventNumber(e.Type), at, 1)
 		return nil
 	})
 }
@@ -116,11 +117,16 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 
 func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
 	var first, last sql.NullInt64
-	// The survey's first and last response bound every question's ratings. Two subqueries:
-	// SQLite answers a lone MIN or MAX from the index end, but scans every row for both in one.
+	// The survey's first and last response bound every question's ratings (its first and last
+	// event, the event counts). Two subqueries: SQLite answers a lone MIN or MAX from the index
+	// end, but scans every row for both in one.
+	table := "responses"
+	if qid == store.EventsKey {
+		table = "events"
+	}
 	err := s.rdb.QueryRowContext(ctx, `SELECT
-		(SELECT MIN(created_at) FROM responses WHERE survey_id = +?1),
-		(SELECT MAX(created_at) FROM responses WHERE survey_id = +?1)`,
+		(SELECT MIN(created_at) FROM `+table+` WHERE survey_id = +?1),
+		(SELECT MAX(created_at) FROM `+table+` WHERE survey_id = +?1)`,
 		surveyID).Scan(&first, &last)
 	if err != nil {
 		return s.mapErr(err, "rating counts")
@@ -148,9 +154,60 @@ func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign in
 }
 
 func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {
+	switch {
+	case r.qid == store.EventsKey:
+		return r.s.addCounts(ctx, counts, sign, `SELECT CASE type WHEN 'view' THEN 0 ELSE 1 END, COUNT(*) FROM events
+			WHERE survey_id = ? AND created_at >= ? AND created_at < ? GROUP BY 1`, r.surveyID, lo, hi)
+	case store.IsCountKey(r.qid):
+		return r.s.addStoredCounts(ctx, counts, sign, r.surveyID, r.qid, lo, hi)
+	}
 	return r.s.addCounts(ctx, counts, sign, `SELECT json_extract(data, ?1), COUNT(*) FROM responses
 		WHERE survey_id = +?2 AND created_at >= ?3 AND created_at < ?4 AND json_type(data, ?1) = 'integer'
 		GROUP BY 1`, jsonPath(r.qid), r.surveyID, lo, hi)
+}
+
+// addStoredCounts adds sign times the counts under key of the responses created in [lo, hi),
+// worked out from their stored answers as the writes did (store.Counts): less than a minute of
+// responses at a range's edge.
+func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign int64, surveyID, key string, lo, hi int64) error {
+	sv, err := s.surveyByID(ctx, surveyID)
+	if err != nil {
+		return err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT data, finished FROM responses WHERE survey_id = ? AND created_at >= ? AND created_at < ?`,
+		surveyID, lo, hi)
+	if err != nil {
+		return s.mapErr(err, "answer counts")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var data []byte
+		var finished bool
+		if err := rows.Scan(&data, &finished); err != nil {
+			return s.mapErr(err, "answer counts")
+		}
+		cs, err := sqlrow.StoredCounts(&sv.Definition, data, finished)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if c.Key == key {
+				counts[c.N] += sign
+				if counts[c.N] == 0 {
+					delete(counts, c.N)
+				}
+			}
+		}
+	}
+	return s.mapErr(rows.Err(), "answer counts")
+}
+
+// eventNumber is an event's number under store.EventsKey.
+func eventNumber(t store.EventType) int {
+	if t == store.EventView {
+		return 0
+	}
+	return 1
 }
 
 // jsonPath is the SQLite JSON path of a top-level member, its name quoted and escaped.

@@ -53,7 +53,36 @@ func migrateOnce(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("migration %s: %w", name, err)
 		}
 	}
+	for _, m := range goMigrations {
+		if err := applyMigration(ctx, db, m.name, m.version); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
 	return nil
+}
+
+// goMigrations are the migrations written in Go, after every SQL one: what SQL cannot work out.
+var goMigrations = []struct {
+	version int
+	name    string
+	run     func(ctx context.Context, tx *sql.Tx) error
+}{
+	{10, "0010_backfill_counts", backfillCounts},
+}
+
+// runMigration runs migration version in tx: its SQL file, or its Go function.
+func runMigration(ctx context.Context, tx *sql.Tx, name string, version int) error {
+	for _, m := range goMigrations {
+		if m.version == version {
+			return m.run(ctx, tx)
+		}
+	}
+	body, err := migrations.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, string(body))
+	return err
 }
 
 func applyMigration(ctx context.Context, db *sql.DB, name string, version int) error {
@@ -69,11 +98,7 @@ func applyMigration(ctx context.Context, db *sql.DB, name string, version int) e
 	if n > 0 {
 		return nil
 	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+	if err := runMigration(ctx, tx, name, version); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`,

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -127,13 +129,13 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 		FROM responses, (SELECT 'nps' AS q UNION ALL SELECT 'stars')
 		WHERE survey_id = ?1 AND json_type(data, '$.' || q) = 'integer'`
 	for _, check := range []struct{ name, rollup, scored string }{
-		{"rating_totals", `SELECT question_id, score, n FROM rating_totals WHERE survey_id = ?1 AND n <> 0`,
+		{"rating_totals", `SELECT question_id, score, n FROM rating_totals WHERE survey_id = ?1 AND n <> 0 AND question_id IN ('nps', 'stars')`,
 			`SELECT q, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2`},
-		{"rating_days", `SELECT question_id, day, score, n FROM rating_days WHERE survey_id = ?1 AND n <> 0`,
+		{"rating_days", `SELECT question_id, day, score, n FROM rating_days WHERE survey_id = ?1 AND n <> 0 AND question_id IN ('nps', 'stars')`,
 			`SELECT q, day, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2, 3`},
-		{"rating_hours", `SELECT question_id, hour, score, n FROM rating_hours WHERE survey_id = ?1 AND n <> 0`,
+		{"rating_hours", `SELECT question_id, hour, score, n FROM rating_hours WHERE survey_id = ?1 AND n <> 0 AND question_id IN ('nps', 'stars')`,
 			`SELECT q, hour, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2, 3`},
-		{"rating_minutes", `SELECT question_id, minute, score, n FROM rating_minutes WHERE survey_id = ?1 AND n <> 0`,
+		{"rating_minutes", `SELECT question_id, minute, score, n FROM rating_minutes WHERE survey_id = ?1 AND n <> 0 AND question_id IN ('nps', 'stars')`,
 			`SELECT q, minute, score, COUNT(*) FROM (` + recount + `) GROUP BY 1, 2, 3`},
 	} {
 		diff := count(`SELECT COUNT(*) FROM (`+check.rollup+` EXCEPT `+check.scored+`)`, sv.ID) +
@@ -144,6 +146,51 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 	}
 	if n := count(`SELECT COUNT(*) FROM (`+recount+`)`, sv.ID); n == 0 {
 		t.Error("the recount found no scores: the check would pass vacuously")
+	}
+
+	// The summary's counts equal store.Counts of every stored response and the events.
+	wantCounts := map[store.Count]int64{}
+	rows, err := db.Query(`SELECT data, finished FROM responses WHERE survey_id = ?`, sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := sv.Definition
+	def.Normalize()
+	for rows.Next() {
+		var data []byte
+		var finished bool
+		if err := rows.Scan(&data, &finished); err != nil {
+			t.Fatal(err)
+		}
+		var a survey.Answers
+		if err := json.Unmarshal(data, &a); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range store.Counts(&def, a, finished) {
+			if store.IsCountKey(c.Key) {
+				wantCounts[c]++
+			}
+		}
+	}
+	rows.Close()
+	wantCounts[store.Count{Key: store.EventsKey, N: 0}] = want.TotalViews
+	wantCounts[store.Count{Key: store.EventsKey, N: 1}] = want.TotalDismissals
+	gotCounts := map[store.Count]int64{}
+	rows, err = db.Query(`SELECT question_id, score, n FROM rating_totals WHERE survey_id = ? AND n <> 0 AND question_id NOT IN ('nps', 'stars')`, sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var c store.Count
+		var n int64
+		if err := rows.Scan(&c.Key, &c.N, &n); err != nil {
+			t.Fatal(err)
+		}
+		gotCounts[c] = n
+	}
+	rows.Close()
+	if diff := cmp.Diff(wantCounts, gotCounts); diff != "" || len(wantCounts) < 5 {
+		t.Errorf("summary counts (-recount +rollup):\n%s", diff)
 	}
 }
 
@@ -215,7 +262,7 @@ func TestMinuteRollupBackfill(t *testing.T) {
 	}
 	rowsOf := func() string {
 		t.Helper()
-		rows, err := db.Query(`SELECT question_id, minute, score, n FROM rating_minutes WHERE n <> 0 ORDER BY 1, 2, 3`)
+		rows, err := db.Query(`SELECT question_id, minute, score, n FROM rating_minutes WHERE n <> 0 AND substr(question_id, 1, 1) <> char(31) ORDER BY 1, 2, 3`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,5 +294,82 @@ func TestMinuteRollupBackfill(t *testing.T) {
 	}
 	if !strings.Contains(kept, odd+"|") || !strings.Contains(kept, "|-2|") {
 		t.Errorf("the kept rows miss the odd question id or the minute before 1970: %s", kept)
+	}
+}
+
+// TestCountsBackfill rebuilds the summary's counts the way migration 10 does for a database
+// written before the writes kept them, and gets the rows the writes kept, at every level.
+func TestCountsBackfill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "svc.db")
+	s := openStore(t, path)
+	sv := seedSurvey(t, s)
+	ids := cuid2.NewGenerator()
+	for i := range 60 {
+		a := survey.Answers{"nps": survey.Number(i % 11)}
+		if i%3 == 0 {
+			a["missing"] = survey.Choices{"Speed", "Docs"}
+		}
+		if i%4 == 0 {
+			a["comments"] = survey.Text("fine")
+		}
+		at := t0.Add(time.Duration(i) * 23 * time.Second)
+		if _, _, err := s.PutResponse(t.Context(), store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: fmt.Sprint("r", i%7),
+			Data: a, At: at, Finished: i%5 == 0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RecordEvent(t.Context(), store.Event{SurveyID: sv.ID, Respondent: "r", Type: store.EventView, At: at.Add(-time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rowsOf := func() string {
+		t.Helper()
+		var out []string
+		for _, q := range []string{
+			`SELECT question_id, 0, score, n FROM rating_totals WHERE n <> 0 AND substr(question_id, 1, 1) = char(31)`,
+			`SELECT question_id, day, score, n FROM rating_days WHERE n <> 0 AND substr(question_id, 1, 1) = char(31)`,
+			`SELECT question_id, hour, score, n FROM rating_hours WHERE n <> 0 AND substr(question_id, 1, 1) = char(31)`,
+			`SELECT question_id, minute, score, n FROM rating_minutes WHERE n <> 0 AND substr(question_id, 1, 1) = char(31)`,
+		} {
+			rows, err := db.Query(q + ` ORDER BY 1, 2, 3`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var key string
+				var bucket, score, n int64
+				if err := rows.Scan(&key, &bucket, &score, &n); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, fmt.Sprintf("%q|%d|%d|%d", key, bucket, score, n))
+			}
+			rows.Close()
+		}
+		return strings.Join(out, "\n")
+	}
+	kept := rowsOf()
+	for _, q := range []string{
+		`DELETE FROM rating_totals WHERE substr(question_id, 1, 1) = char(31)`,
+		`DELETE FROM rating_days WHERE substr(question_id, 1, 1) = char(31)`,
+		`DELETE FROM rating_hours WHERE substr(question_id, 1, 1) = char(31)`,
+		`DELETE FROM rating_minutes WHERE substr(question_id, 1, 1) = char(31)`,
+		`DELETE FROM schema_migrations WHERE version = 10`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = openStore(t, path) // applies migration 10 again
+	s.Close()
+	if got := rowsOf(); got != kept {
+		t.Errorf("backfilled counts differ from the rows the writes kept:\nbackfill %s\nwrites   %s", got, kept)
+	}
+	if strings.Count(kept, "\n") < 100 || !strings.Contains(kept, "events") || !strings.Contains(kept, "option") {
+		t.Errorf("the kept rows are too few to tell: %s", kept)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
-	"github.com/svc-feedback/svc/survey"
 )
 
 // PutResponse implements store.Store. The survey's webhook URL and rating questions come
@@ -27,7 +25,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	sc := sqlrow.Scores(w.Data, sv.Questions)
+	sc := store.Counts(&sv.Definition, w.Data, w.Finished)
 	at := sqlrow.MS(w.At)
 	var (
 		resp    store.Response
@@ -63,11 +61,16 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		case oldRespondent != w.Respondent:
 			return fmt.Errorf("put response %s: %w", w.ID, store.Conflictf("the id belongs to another respondent's response"))
 		}
-		var old survey.Answers
-		if err := json.Unmarshal(oldData, &old); err != nil {
-			return fmt.Errorf("put response %s: stored data: %w", w.ID, err)
+		old, err := sqlrow.StoredCounts(&sv.Definition, oldData, oldFinished)
+		if err != nil {
+			return fmt.Errorf("put response %s: %w", w.ID, err)
 		}
-		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, sqlrow.Scores(old, sv.Questions), sc)
+		// The counts of a finished response stay finished, as the response does.
+		now := sc
+		if oldFinished && !w.Finished {
+			now = store.Counts(&sv.Definition, w.Data, true)
+		}
+		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, old, now)
 		if err == nil && sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
 			err = s.postponeDelivery(tx, sv, w, at, resp.Finished)
 		}
@@ -83,9 +86,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 // counters, and its webhook delivery. The respondent's history needs no write: History reads
 // the time of a respondent's newest response from the respondent index, which the insert has
 // just extended.
-func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, sv store.Survey, sc []sqlrow.Score) (store.Response, error) {
-	for _, sc := range sc {
-		s.op.rating(w.SurveyID, sc.Question, sc.N, at, 1)
+func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at int64, sv store.Survey, sc []store.Count) (store.Response, error) {
+	for _, c := range sc {
+		s.op.rating(w.SurveyID, c.Key, c.N, at, 1)
 	}
 	if err := countIfFirstResponse(tx, w.SurveyID, w.Respondent, w.ID); err != nil {
 		return store.Response{}, err
@@ -109,7 +112,7 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, wasFinished bool, old, sc []sqlrow.Score) (store.Response, error) {
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, wasFinished bool, old, sc []store.Count) (store.Response, error) {
 	finished := wasFinished || w.Finished // a finished response stays finished
 	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ? WHERE survey_id = ? AND id = ?`,
 		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
@@ -119,11 +122,12 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []b
 	if finished && !wasFinished {
 		s.op.statsOf(w.SurveyID).finished++
 	}
-	for _, o := range old {
-		s.op.rating(w.SurveyID, o.Question, o.N, createdAt, -1)
+	gone, added := sqlrow.Changed(old, sc)
+	for _, c := range gone {
+		s.op.rating(w.SurveyID, c.Key, c.N, createdAt, -1)
 	}
-	for _, sc := range sc {
-		s.op.rating(w.SurveyID, sc.Question, sc.N, createdAt, 1)
+	for _, c := range added {
+		s.op.rating(w.SurveyID, c.Key, c.N, createdAt, 1)
 	}
 	// An update's time is not in the respondent index, which orders by creation: History reads
 	// it from the respondents table.

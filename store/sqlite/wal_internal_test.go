@@ -118,30 +118,33 @@ func TestWriterStartsWALOverWhenAsked(t *testing.T) {
 // TestCheckpointAsksWriterOnlyForLongWAL checks when the checkpointer asks the writer to
 // finish: once the WAL reaches the restart length and all of it is copied, not before.
 func TestCheckpointAsksWriterOnlyForLongWAL(t *testing.T) {
-	s, path := openForCheckpoints(t, 64)
+	// The restart length is well above the frames that opening a new database (its migrations)
+	// leaves in the WAL.
+	const restart = 128
+	s, path := openForCheckpoints(t, restart)
 	var limit int
 	if err := s.wdb.QueryRow("PRAGMA journal_size_limit").Scan(&limit); err != nil {
 		t.Fatal(err)
 	}
-	if want := 2 * 64 * (4096 + 24); limit != want {
+	if want := 2 * restart * (4096 + 24); limit != want {
 		t.Errorf("journal_size_limit = %d, want %d (twice the restart length)", limit, want)
 	}
 	writeTeams(t, s, "a", 2)
 	if err := s.checkpoint(); err != nil {
 		t.Fatal(err)
 	}
-	if frames, _ := walFrames(t, path); frames >= 64 || s.finishCheckpoint.Load() {
-		t.Fatalf("a WAL of %d frames (under 64): asked the writer = %v, want false", frames, s.finishCheckpoint.Load())
+	if frames, _ := walFrames(t, path); frames >= restart || s.finishCheckpoint.Load() {
+		t.Fatalf("a WAL of %d frames (under %d): asked the writer = %v, want false", frames, restart, s.finishCheckpoint.Load())
 	}
-	writeTeams(t, s, "b", 40)
+	writeTeams(t, s, "b", 100)
 	frames, _ := walFrames(t, path)
-	if frames < 64 {
-		t.Fatalf("40 more writes left a WAL of %d frames; the test needs at least 64", frames)
+	if frames < restart {
+		t.Fatalf("100 more writes left a WAL of %d frames; the test needs at least %d", frames, restart)
 	}
 	if err := s.checkpoint(); err != nil {
 		t.Fatal(err)
 	}
 	if !s.finishCheckpoint.Load() {
-		t.Errorf("a WAL of %d frames (64 or more): the checkpointer did not ask the writer to finish", frames)
+		t.Errorf("a WAL of %d frames (%d or more): the checkpointer did not ask the writer to finish", frames, restart)
 	}
 }

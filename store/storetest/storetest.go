@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"RatingCounts", testRatingCounts},
 		{"RatingCountsAnyRange", testRatingCountsAnyRange},
+		{"AnswerCounts", testAnswerCounts},
 		{"Import", testImport},
 		{"ImportConcurrent", testImportConcurrent},
 		{"Outbox", testOutbox},

@@ -82,38 +82,37 @@ func Trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.
 	return page, &c
 }
 
-// Score is a response's answer to a rating question.
-type Score struct {
-	Question string
-	N        int
-}
-
-// Scores picks the answers to the survey's rating questions out of a response's data. A slice,
-// sized by the survey, rather than a map: a map costs an allocation of a few hundred bytes on
-// every write.
-func Scores(data survey.Answers, questions []survey.Question) []Score {
-	var out []Score
-	for i := range questions {
-		if questions[i].Type() != survey.TypeRating {
-			continue
-		}
-		if n, ok := data[questions[i].ID].(survey.Number); ok {
-			if out == nil {
-				out = make([]Score, 0, len(questions)-i)
-			}
-			out = append(out, Score{questions[i].ID, int(n)})
-		}
-	}
-	return out
-}
-
-// StoredScores are the scores of a response's stored data.
-func StoredScores(data []byte, questions []survey.Question) ([]Score, error) {
+// StoredCounts are the counts (store.Counts) of a response's stored data.
+func StoredCounts(def *survey.Definition, data []byte, finished bool) ([]store.Count, error) {
 	var a survey.Answers
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("stored answers: %w", err)
 	}
-	return Scores(a, questions), nil
+	return store.Counts(def, a, finished), nil
+}
+
+// Changed is what moves between the counts of a response before and after a write: old less
+// what stays, and new less what was there, so an update that changes one answer touches only
+// that answer's counts.
+func Changed(old, new []store.Count) (gone, added []store.Count) {
+	left := make(map[store.Count]int, len(old))
+	for _, c := range old {
+		left[c]++
+	}
+	for _, c := range new {
+		if left[c] > 0 {
+			left[c]--
+			continue
+		}
+		added = append(added, c)
+	}
+	for _, c := range old {
+		if left[c] > 0 {
+			left[c]--
+			gone = append(gone, c)
+		}
+	}
+	return gone, added
 }
 
 // MS is a time as the stores keep it: Unix milliseconds.
