@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -138,5 +139,32 @@ func TestDeleteAndErase(t *testing.T) {
 	st, err := c.GetStats(ctx, e.survey.ID)
 	if err != nil || st.TotalResponses != 0 || st.TotalViews != 0 || st.UniqueResponders != 0 {
 		t.Errorf("stats after deleting everything: %+v, %v", st, err)
+	}
+}
+
+func TestGetSummary(t *testing.T) {
+	e := setup(t)
+	c, pc := e.clients()
+	ctx := t.Context()
+	for i, nps := range []float64{10, 9, 2} {
+		in := &client.ResponseInput{Respondent: fmt.Sprint("r", i), Data: survey.Answers{"nps": survey.Number(nps)}, Finished: i == 0}
+		if _, err := pc.PutResponse(ctx, e.survey.ID, client.NewResponseID(), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pc.RecordEvent(ctx, e.survey.ID, "r0", client.EventView); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.GetSummary(ctx, e.survey.ID, client.Last7Days)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.Current.Questions[0]
+	if s.TimeRange != "last-7-days" || s.Previous == nil || s.Current.Funnel != (client.Funnel{Views: 1, Started: 3, Finished: 1}) ||
+		q.QuestionID != "nps" || q.Answered != 3 || q.NPS == nil || *q.NPS != 33.3 || q.Counts[10] != 1 {
+		t.Errorf("summary: %+v; nps question %+v", s, q)
+	}
+	if _, err := c.GetSummary(ctx, e.survey.ID, "soon"); !client.IsInvalid(err) {
+		t.Errorf("a bad time range: %v", err)
 	}
 }

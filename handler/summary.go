@@ -1,0 +1,259 @@
+package handler
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// latestAnswers is how many of an open-ended question's newest answers a summary shows, and
+// latestScan how many of the period's newest responses it reads to find them: a bound, so a
+// question few answer costs no more than one many do.
+const (
+	latestAnswers = 3
+	latestScan    = 200
+)
+
+// summaryPeriod is a survey's summary over one period.
+type summaryPeriod struct {
+	Start     Time              `json:"start"`
+	End       Time              `json:"end"`
+	Funnel    summaryFunnel     `json:"funnel"`
+	Questions []questionSummary `json:"questions"`
+}
+
+// summaryFunnel is how many saw the survey, started and finished it in the period.
+type summaryFunnel struct {
+	Views      int64 `json:"views"`
+	Dismissals int64 `json:"dismissals"`
+	Started    int64 `json:"started"`
+	Finished   int64 `json:"finished"`
+}
+
+// questionSummary is one question in a period: how many reached it and answered it, and what
+// they answered, by its type.
+type questionSummary struct {
+	QuestionID string `json:"questionId"`
+	Title      string `json:"title"`
+	Type       string `json:"type"`
+	Position   int    `json:"position"`
+	Reached    int64  `json:"reached"`
+	Answered   int64  `json:"answered"`
+
+	// Rating questions.
+	Scale   int          `json:"scale,omitempty"`
+	Counts  *scoreCounts `json:"counts,omitempty"`
+	Average *float64     `json:"average,omitempty"`
+	// NPS (display "nps"): per cent promoters (9, 10) less per cent detractors (0 to 6).
+	NPS *float64 `json:"nps,omitempty"`
+	// CSAT (a 5-point scale): per cent of 4 and 5.
+	CSAT *float64 `json:"csat,omitempty"`
+
+	// Single- and multi-select questions: each option's count, and the free-text answers'.
+	Options []optionCount `json:"options,omitempty"`
+	Other   *int64        `json:"other,omitempty"`
+
+	// Open-ended questions: the newest answers.
+	Latest []latestAnswer `json:"latest,omitempty"`
+}
+
+type optionCount struct {
+	Value string `json:"value"`
+	Count int64  `json:"count"`
+}
+
+type latestAnswer struct {
+	ResponseID string `json:"responseId"`
+	Text       string `json:"text"`
+	CreatedAt  Time   `json:"createdAt"`
+}
+
+// handleSummaryGet serves "GET /v1/protected/surveys/{surveyId}/summary": per question in
+// position order, the counts and scores of the answers, and the funnel, for a timeRange (as
+// score distributions take it) and the period before it. Every count comes from the counts
+// the store keeps on write (store.Counts), so its cost does not grow with the responses.
+func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
+	tr, err := query(q, "timeRange")
+	if err != nil {
+		return err
+	}
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	cur, prev, err := parseTimeRange(tr, h.now(), sv.CreatedAt)
+	if err != nil {
+		return err
+	}
+	if tr == "" {
+		tr = "all-time"
+	}
+	current, err := h.summary(r, sv, cur)
+	if err != nil {
+		return err
+	}
+	var previous *summaryPeriod
+	if prev != nil {
+		p, err := h.summary(r, sv, *prev)
+		if err != nil {
+			return err
+		}
+		previous = &p
+	}
+	type dataJSON struct {
+		TimeRange string         `json:"timeRange"`
+		Current   summaryPeriod  `json:"current"`
+		Previous  *summaryPeriod `json:"previous"`
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		Data dataJSON `json:"data"`
+	}{dataJSON{tr, current, previous}})
+	return nil
+}
+
+// summary builds one period's summary of sv.
+func (h *Handler) summary(r *http.Request, sv store.Survey, p period) (summaryPeriod, error) {
+	keys := []string{store.AnsweredKey, store.ReachedKey, store.FunnelKey, store.EventsKey}
+	for i := range sv.Questions {
+		switch sv.Questions[i].Type() {
+		case survey.TypeRating:
+			keys = append(keys, sv.Questions[i].ID)
+		case survey.TypeSingleSelect, survey.TypeMultiSelect:
+			keys = append(keys, store.OptionKey(sv.Questions[i].ID))
+		}
+	}
+	counts, err := h.store.RatingCounts(r.Context(), sv.ID, keys, p.Start, p.End)
+	if err != nil {
+		return summaryPeriod{}, err
+	}
+	out := summaryPeriod{Start: Time(p.Start), End: Time(p.End), Questions: make([]questionSummary, 0, len(sv.Questions)),
+		Funnel: summaryFunnel{Views: counts[store.EventsKey][0], Dismissals: counts[store.EventsKey][1],
+			Started: counts[store.FunnelKey][0], Finished: counts[store.FunnelKey][1]}}
+	latest, err := h.latestAnswers(r, sv, p)
+	if err != nil {
+		return summaryPeriod{}, err
+	}
+	for i := range sv.Questions {
+		q := &sv.Questions[i]
+		qs := questionSummary{QuestionID: q.ID, Title: q.Title, Type: q.Type(), Position: q.Position,
+			Reached: counts[store.ReachedKey][q.Position], Answered: counts[store.AnsweredKey][q.Position]}
+		switch props := q.Properties.(type) {
+		case survey.RatingProperties:
+			rateSummary(&qs, props, counts[q.ID])
+		case survey.SingleSelectProperties:
+			choiceSummary(&qs, props.Options, counts[store.OptionKey(q.ID)])
+		case survey.MultiSelectProperties:
+			choiceSummary(&qs, props.Options, counts[store.OptionKey(q.ID)])
+		case survey.OpenEndedProperties:
+			qs.Latest = latest[q.ID]
+			if qs.Latest == nil {
+				qs.Latest = []latestAnswer{}
+			}
+		}
+		out.Questions = append(out.Questions, qs)
+	}
+	return out, nil
+}
+
+// rateSummary fills a rating question's counts, average, and NPS or CSAT where they apply.
+func rateSummary(qs *questionSummary, props survey.RatingProperties, counts map[int]int64) {
+	nps := props.Display != nil && *props.Display == survey.DisplayNPS
+	low := 1
+	if nps {
+		low = 0
+	}
+	qs.Scale = props.Scale
+	qs.Counts = &scoreCounts{Low: low, N: make([]int64, props.Scale-low+1)}
+	var total, sum, high, promoters, detractors int64
+	for score, n := range counts {
+		if score < low || score > props.Scale {
+			continue // a score from before the scale changed
+		}
+		qs.Counts.N[score-low] = n
+		total += n
+		sum += int64(score) * n
+		switch {
+		case score >= 9:
+			promoters += n
+		case score <= 6:
+			detractors += n
+		}
+		if score >= 4 {
+			high += n
+		}
+	}
+	if total == 0 {
+		return
+	}
+	// Per cent, to one decimal.
+	pct := func(n int64) *float64 {
+		v := math.Round(1000*float64(n)/float64(total)) / 10
+		return &v
+	}
+	avg := float64(sum) / float64(total)
+	qs.Average = &avg
+	if nps {
+		qs.NPS = pct(promoters - detractors)
+	}
+	if props.Scale == 5 && !nps {
+		qs.CSAT = pct(high)
+	}
+}
+
+// choiceSummary fills a choice question's option counts, in the options' order, and the
+// free-text answers' count.
+func choiceSummary(qs *questionSummary, options []survey.Option, counts map[int]int64) {
+	qs.Options = make([]optionCount, len(options))
+	for i, o := range options {
+		qs.Options[i] = optionCount{o.Value, counts[store.OptionNumber(o.Value)]}
+	}
+	other := counts[store.OtherOption]
+	qs.Other = &other
+}
+
+// latestAnswers finds the newest answers to each open-ended question among the period's newest
+// responses (at most latestScan of them).
+func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map[string][]latestAnswer, error) {
+	open := map[string]bool{}
+	for i := range sv.Questions {
+		if sv.Questions[i].Type() == survey.TypeOpenEnded {
+			open[sv.Questions[i].ID] = true
+		}
+	}
+	out := map[string][]latestAnswer{}
+	if len(open) == 0 || !p.End.After(p.Start) {
+		return out, nil
+	}
+	q := store.ResponseQuery{SurveyID: sv.ID, After: p.Start, Before: p.End.Add(-1), Limit: 100, MaxBytes: h.opts.MaxPageBytes}
+	for scanned := 0; scanned < latestScan; {
+		page, next, err := h.store.Responses(r.Context(), q)
+		if err != nil {
+			return nil, err
+		}
+		for _, resp := range page {
+			var answers map[string]json.RawMessage
+			if json.Unmarshal(resp.Data, &answers) != nil {
+				continue
+			}
+			for id := range open {
+				var text string
+				if raw, ok := answers[id]; ok && len(out[id]) < latestAnswers && json.Unmarshal(raw, &text) == nil {
+					out[id] = append(out[id], latestAnswer{resp.ID, text, Time(resp.CreatedAt)})
+				}
+			}
+		}
+		scanned += len(page)
+		if next == nil {
+			break
+		}
+		q.Cursor = next
+	}
+	return out, nil
+}

@@ -1,0 +1,105 @@
+package handler_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSummary checks the summary of the demo survey after a known history against values
+// worked out by hand from its routing (nps <= 6 jumps to the multi-select at 3; favourite jumps
+// to comments at 4; comments with "bug" jump to the bug report at 6; the statement at 5 ends).
+func TestSummary(t *testing.T) {
+	e := setup(t)
+	put := func(id, data string, finished bool) {
+		t.Helper()
+		body := `{"respondent":"` + id + `","data":` + data + `,"metadata":{}`
+		if finished {
+			body += `,"finished":true`
+		}
+		wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+id, body+"}"), 200, "")
+		e.clock.Advance(time.Minute)
+	}
+	put("rsummary0000000000000001", `{"nps":10,"stars":5,"favourite":"Reports","comments":"Great"}`, true)
+	put("rsummary0000000000000002", `{"nps":3,"missing":["Speed","Docs"],"comments":"found a bug"}`, false)
+	put("rsummary0000000000000003", `{"nps":8,"favourite":"Something custom"}`, false)
+	put("rsummary0000000000000004", `{"nps":9}`, false)
+	put("rsummary0000000000000004", `{"nps":9}`, true) // finished on a later write
+	for i, typ := range []string{"view", "view", "dismiss", "view", "view", "dismiss", "view", "view"} {
+		wantStatus(t, e.public("POST", "/v1/svc/"+e.survA.ID+"/respondent/v"+string(rune('a'+i))+"/event", `{"type":"`+typ+`"}`), 200, "")
+	}
+	e.clock.Advance(time.Minute)
+
+	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary")
+	wantStatus(t, rec, 200, "")
+	var got struct {
+		Data struct {
+			TimeRange string
+			Current   struct {
+				Funnel    map[string]int64
+				Questions []map[string]any
+			}
+			Previous any
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Data.TimeRange != "all-time" || got.Data.Previous != nil {
+		t.Errorf("timeRange %q, previous %v", got.Data.TimeRange, got.Data.Previous)
+	}
+	if diff := cmp.Diff(map[string]int64{"views": 6, "dismissals": 2, "started": 4, "finished": 2}, got.Data.Current.Funnel); diff != "" {
+		t.Errorf("funnel (-want +got):\n%s", diff)
+	}
+	want := []map[string]any{
+		{"questionId": "nps", "title": "How likely are you to recommend us to a friend?", "type": "rating", "position": 0.0,
+			"reached": 4.0, "answered": 4.0, "scale": 10.0, "average": 7.5, "nps": 25.0,
+			"counts": map[string]any{"0": 0.0, "1": 0.0, "2": 0.0, "3": 1.0, "4": 0.0, "5": 0.0, "6": 0.0, "7": 0.0, "8": 1.0, "9": 1.0, "10": 1.0}},
+		{"questionId": "stars", "title": "How would you rate the new dashboard?", "type": "rating", "position": 1.0,
+			"reached": 3.0, "answered": 1.0, "scale": 5.0, "average": 5.0, "csat": 100.0,
+			"counts": map[string]any{"1": 0.0, "2": 0.0, "3": 0.0, "4": 0.0, "5": 1.0}},
+		{"questionId": "favourite", "title": "Which feature do you use most?", "type": "single-select", "position": 2.0,
+			"reached": 3.0, "answered": 2.0, "other": 1.0,
+			"options": []any{map[string]any{"value": "Reports", "count": 1.0}, map[string]any{"value": "Alerts", "count": 0.0}, map[string]any{"value": "Exports", "count": 0.0}}},
+		{"questionId": "missing", "title": "What would make it better?", "type": "multi-select", "position": 3.0,
+			"reached": 1.0, "answered": 1.0, "other": 0.0,
+			"options": []any{map[string]any{"value": "Speed", "count": 1.0}, map[string]any{"value": "Price", "count": 0.0},
+				map[string]any{"value": "Integrations", "count": 0.0}, map[string]any{"value": "Docs", "count": 1.0}}},
+		{"questionId": "comments", "title": "Anything else you would like to tell us?", "type": "open-ended", "position": 4.0,
+			"reached": 4.0, "answered": 2.0, "latest": []any{
+				map[string]any{"responseId": "rsummary0000000000000002", "text": "found a bug", "createdAt": "2026-11-21T10:05:05.123Z"},
+				map[string]any{"responseId": "rsummary0000000000000001", "text": "Great", "createdAt": "2026-11-21T10:04:05.123Z"}}},
+		// r1 and r4 finished through it; r3 stopped after favourite, so reached comments only.
+		{"questionId": "thanks", "title": "Thanks! Our changelog lists what we shipped this month.", "type": "statement", "position": 5.0,
+			"reached": 2.0, "answered": 0.0},
+		{"questionId": "bug", "title": "Tell us about the bug", "type": "bug-report", "position": 6.0, "reached": 1.0, "answered": 0.0},
+	}
+	if diff := cmp.Diff(want, got.Data.Current.Questions); diff != "" {
+		t.Errorf("questions (-want +got):\n%s", diff)
+	}
+
+	// A range before any of it counts nothing, and has a previous period.
+	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary?timeRange=custom_2026-11-01_2026-11-20")
+	wantStatus(t, rec, 200, "")
+	var empty struct {
+		Data struct {
+			Current struct {
+				Funnel    map[string]int64
+				Questions []map[string]any
+			}
+			Previous map[string]any
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &empty); err != nil {
+		t.Fatal(err)
+	}
+	if empty.Data.Current.Funnel["started"] != 0 || empty.Data.Current.Funnel["views"] != 0 || empty.Data.Previous == nil ||
+		empty.Data.Current.Questions[0]["answered"] != 0.0 || empty.Data.Current.Questions[0]["average"] != nil {
+		t.Errorf("summary of an empty range: %s", rec.Body)
+	}
+	wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/summary?timeRange=yesterday"), http.StatusBadRequest, "invalid_request")
+	wantStatus(t, e.manage("GET", "/v1/protected/surveys/"+e.survA.ID+"/summary", "", e.skB), http.StatusNotFound, "not_found")
+}
