@@ -49,6 +49,9 @@ func BenchmarkLarge(b *testing.B) {
 		{"ScoreLast30Days", base + "/score-distributions?timeRange=last-30-days", h},
 		{"ScoreLast30DaysAfternoon", base + "/score-distributions?timeRange=last-30-days", hAfternoon},
 		{"ScoreAllTime", base + "/score-distributions", h},
+		{"SummaryLast30Days", base + "/summary?timeRange=last-30-days", h},
+		{"SummaryLast30DaysAfternoon", base + "/summary?timeRange=last-30-days", hAfternoon},
+		{"SummaryAllTime", base + "/summary", h},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			r := httptest.NewRequest("GET", bm.path, nil)

@@ -19,26 +19,43 @@ const ratingShards = 2
 // rollupTables are the per-bucket rating count tables, in the order of rollup.Sizes.
 var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 
-// queueRatings queues adding delta to the counts of each score, in the totals and in every
-// rollup at the buckets of createdAt, on the row that row picks (see rowOf): one statement a
-// score, its four upserts in one.
+// queueRatings queues adding delta to each count, in the totals and in every rollup at the
+// buckets of createdAt, on the row that row picks (see rowOf): one statement for all of them,
+// its four upserts reading the counts as arrays. A count listed twice is summed first, since one
+// statement may not upsert a row twice.
 func queueRatings(b *pgx.Batch, row int, surveyID string, sc []store.Count, createdAt int64, delta int) {
-	for _, c := range sc {
-		b.Queue(upsertRatings, surveyID, c.Key, c.N, row%ratingShards, delta,
-			rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
+	if len(sc) == 0 {
+		return
 	}
+	sums := make(map[store.Count]int64, len(sc))
+	keys := make([]string, 0, len(sc))
+	scores := make([]int32, 0, len(sc))
+	for _, c := range sc {
+		if sums[c] == 0 {
+			keys = append(keys, c.Key)
+			scores = append(scores, int32(c.N))
+		}
+		sums[c] += int64(delta)
+	}
+	deltas := make([]int64, len(keys))
+	for i := range keys {
+		deltas[i] = sums[store.Count{Key: keys[i], N: int(scores[i])}]
+	}
+	b.Queue(upsertRatings, surveyID, keys, scores, row%ratingShards, deltas,
+		rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
 }
 
-// upsertRatings adds $5 to score $3 of question $2 of survey $1, on row $4, in the totals and
-// at day $6, hour $7 and minute $8.
+// upsertRatings adds $5[i] to score $3[i] of key $2[i] of survey $1, on row $4, in the totals
+// and at day $6, hour $7 and minute $8.
 var upsertRatings = `WITH
-	totals AS (INSERT INTO rating_totals (survey_id, question_id, score, shard, n) VALUES ($1, $2, $3, $4, $5)
+	input AS (SELECT * FROM unnest($2::text[], $3::int[], $5::bigint[]) AS t(question_id, score, n)),
+	totals AS (INSERT INTO rating_totals (survey_id, question_id, score, shard, n) SELECT $1, question_id, score, $4, n FROM input
 		ON CONFLICT (survey_id, question_id, score, shard) DO UPDATE SET n = rating_totals.n + excluded.n),
-	days AS (INSERT INTO rating_days (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $6, $3, $4, $5)
+	days AS (INSERT INTO rating_days (survey_id, question_id, bucket, score, shard, n) SELECT $1, question_id, $6, score, $4, n FROM input
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_days.n + excluded.n),
-	hours AS (INSERT INTO rating_hours (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $7, $3, $4, $5)
+	hours AS (INSERT INTO rating_hours (survey_id, question_id, bucket, score, shard, n) SELECT $1, question_id, $7, score, $4, n FROM input
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_hours.n + excluded.n)
-	INSERT INTO rating_minutes (survey_id, question_id, bucket, score, shard, n) VALUES ($1, $2, $8, $3, $4, $5)
+	INSERT INTO rating_minutes (survey_id, question_id, bucket, score, shard, n) SELECT $1, question_id, $8, score, $4, n FROM input
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_minutes.n + excluded.n`
 
 // RatingCounts implements store.Store with store/internal/rollup: whole days, hours and
