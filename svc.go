@@ -16,6 +16,7 @@ package svc
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/svc-feedback/svc/handler"
@@ -69,3 +70,25 @@ func (h *Handler) Close(ctx context.Context) error {
 // "localhost."), which deliveries refuse unless WebhookOptions.AllowPrivate is set. It resolves
 // no name: deliveries check every address they actually reach as they connect.
 func PrivateWebhookURL(u string) bool { return delivery.PrivateURL(u) }
+
+// NewResults returns the results pages of one team's surveys: the list of its surveys and, for
+// each, its summary as charts (the funnel, drop-off, score bars, the NPS gauge, option counts,
+// the newest answers) and its latest responses, for a time range. They are HTML without
+// script, under a strict Content-Security-Policy, and have no authentication of their own:
+// mount them behind your app's admin login, for example
+//
+//	mux.Handle("/admin/feedback/", requireAdmin(http.StripPrefix("/admin/feedback", results)))
+func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	hc, _, err := o.build()
+	if err != nil {
+		return nil, err
+	}
+	if teamID == "" {
+		return nil, errors.New("svc: NewResults needs a team id")
+	}
+	return handler.NewResults(s, teamID, hc), nil
+}

@@ -79,3 +79,32 @@ func TestDemoPage(t *testing.T) {
 		t.Errorf("GET / with a fixture = %d %s, want svc's JSON 404", code, body)
 	}
 }
+
+// TestResultsFlag: -results serves a team's results pages at /results/ on loopback, and is
+// refused on any other address.
+func TestResultsFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := buildServer(t)
+	p := startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"), "-results", "demo")
+	defer func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}()
+	resp, err := http.Get(p.url + "/results/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "How are we doing?") {
+		t.Errorf("GET /results/ = %d\n%s", resp.StatusCode, b)
+	}
+	var out strings.Builder
+	err = run(t.Context(), []string{"-addr", "0.0.0.0:0", "-db", filepath.Join(t.TempDir(), "other.db"), "-results", "demo"},
+		func(string) string { return "" }, &out, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("-results on every interface: %v", err)
+	}
+}

@@ -68,6 +68,8 @@ type config struct {
 	metrics         bool
 	// webhookLease is how long a claimed delivery stays this instance's (0 for the default).
 	webhookLease time.Duration
+	// resultsTeam, when set, serves that team's results pages at /results/ (loopback only).
+	resultsTeam string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -147,6 +149,8 @@ func defineFlags(fs *flag.FlagSet, c *config, getenv func(string) string) error 
 	}
 	fs.DurationVar(&c.webhookLease, "webhook-lease", lease,
 		"how long a claimed webhook delivery stays this instance's before another may send it; 0 for 30 s (SVC_WEBHOOK_LEASE)")
+	fs.StringVar(&c.resultsTeam, "results", env("SVC_RESULTS", ""),
+		"serve this team's results pages at /results/, with no login: only on a loopback address (SVC_RESULTS; the demo team is \"demo\")")
 	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
 	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
 		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
@@ -201,9 +205,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	root, err := routes(ctx, st, h, cfg, metrics)
+	root, err := routes(ctx, st, h, cfg, metrics, ln.Addr())
 	if err != nil {
 		return err
+	}
+	if cfg.resultsTeam != "" {
+		fmt.Fprintf(stdout, "results of team %s at %s/results/\n", cfg.resultsTeam, baseURL)
 	}
 	if cfg.seed == "" {
 		fmt.Fprintf(stdout, "open %s/ to see the widget show the demo survey\n", baseURL)
@@ -222,11 +229,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // routes is what the server serves: svc, with /metrics when on, and the demo page at / when it
 // runs on its demo data.
-func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, metrics *svc.Metrics) (http.Handler, error) {
+func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, metrics *svc.Metrics, addr net.Addr) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/", h) // svc answers everything but the routes below, its own 404s and 405s included
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
+	}
+	if cfg.resultsTeam != "" {
+		// The pages have no login of their own: an app mounts them behind its admin's.
+		if tcp, ok := addr.(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
+			return nil, usageError("-results serves pages without a login: listen on a loopback address (such as 127.0.0.1:8080) to use it")
+		}
+		results, err := svc.NewResults(st, cfg.resultsTeam, nil)
+		if err != nil {
+			return nil, err
+		}
+		mux.Handle("GET /results/", http.StripPrefix("/results", results))
 	}
 	if cfg.seed == "" {
 		page, err := demoPage(ctx, st)

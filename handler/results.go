@@ -1,0 +1,200 @@
+package handler
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// The results pages: a team's surveys and each one's summary as charts, server-rendered HTML
+// with inline SVG, no script, under a strict Content-Security-Policy. An app mounts them behind
+// its own admin authentication (see svc.NewResults).
+
+//go:embed results/*.html results/*.css
+var resultsFiles embed.FS
+
+var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
+	"bar":   barWidth,
+	"pct":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"gauge": func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
+	"date":  func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
+	"bars":  bars,
+	"deref": func(v *float64) float64 { return *v },
+	// page is what the head of a page needs: its title and the stylesheet's path relative
+	// to it (pages sit at the root or one folder down).
+	"page": func(title, css string) struct{ Title, CSS string } { return struct{ Title, CSS string }{title, css} },
+}).ParseFS(resultsFiles, "results/*.html"))
+
+// resultsCSP allows the page its own stylesheet and nothing else: no script, no inline style.
+const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+
+// timeRanges are the ranges the results page offers, with their labels.
+var timeRanges = []struct{ Value, Label string }{
+	{"all-time", "All time"}, {"last-7-days", "Last 7 days"}, {"last-30-days", "Last 30 days"},
+}
+
+// Results serves the results pages of one team.
+type Results struct {
+	h      *Handler
+	teamID string
+	mux    *http.ServeMux
+}
+
+// NewResults returns the results pages of team teamID over s. Most users call svc.NewResults.
+func NewResults(s store.Store, teamID string, cfg Config) *Results {
+	rs := &Results{h: New(s, cfg), teamID: teamID, mux: http.NewServeMux()}
+	rs.mux.HandleFunc("GET /{$}", rs.list)
+	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
+	rs.mux.HandleFunc("GET /results.css", rs.css)
+	return rs
+}
+
+// ServeHTTP serves the pages.
+func (rs *Results) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", resultsCSP)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("Cache-Control", "no-store")
+	rs.mux.ServeHTTP(w, r)
+}
+
+func (rs *Results) css(w http.ResponseWriter, r *http.Request) {
+	b, _ := resultsFiles.ReadFile("results/results.css")
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Write(b)
+}
+
+func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
+	var surveys []store.Survey
+	var cursor *store.Cursor
+	for {
+		page, next, err := rs.h.store.Surveys(r.Context(), rs.teamID, cursor, 100)
+		if err != nil {
+			rs.fail(w, r, err)
+			return
+		}
+		surveys = append(surveys, page...)
+		if next == nil || len(surveys) >= 1000 {
+			break
+		}
+		cursor = next
+	}
+	rs.render(w, r, "list.html", struct{ Surveys []store.Survey }{surveys})
+}
+
+// surveyPage is what the survey page shows.
+type surveyPage struct {
+	Survey    store.Survey
+	TimeRange string
+	Ranges    []struct{ Value, Label string }
+	Current   summaryPeriod
+	Previous  *summaryPeriod
+	MaxReach  int64
+	Latest    []store.Response
+}
+
+func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
+	sv, err := rs.h.surveyFor(r, rs.teamID, notDeleted)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	tr := r.URL.Query().Get("timeRange")
+	cur, prev, err := parseTimeRange(tr, rs.h.now(), sv.CreatedAt)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	if tr == "" {
+		tr = "all-time"
+	}
+	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: timeRanges}
+	if p.Current, err = rs.h.summary(r, sv, cur); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	if prev != nil {
+		pp, err := rs.h.summary(r, sv, *prev)
+		if err != nil {
+			rs.fail(w, r, err)
+			return
+		}
+		p.Previous = &pp
+	}
+	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
+	latest, _, err := rs.h.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: 10,
+		After: cur.Start, Before: cur.End.Add(-1), MaxBytes: rs.h.opts.MaxPageBytes})
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	p.Latest = latest
+	rs.render(w, r, "survey.html", p)
+}
+
+func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, data any) {
+	var b strings.Builder
+	if err := resultsTemplates.ExecuteTemplate(&b, name, data); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write([]byte(b.String()))
+}
+
+// fail answers an error as a short page with its status.
+func (rs *Results) fail(w http.ResponseWriter, r *http.Request, err error) {
+	apiErr, known := toAPIError(err)
+	if !known {
+		rs.h.log.ErrorContext(r.Context(), "results page failed", "path", r.URL.Path, "err", err)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(apiErr.Status)
+	_ = resultsTemplates.ExecuteTemplate(w, "error.html", apiErr.Message)
+}
+
+// barWidth is a bar's width in per cent of the widest, at least a sliver for a count above 0.
+func barWidth(n, of int64) string {
+	if of <= 0 || n <= 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%.1f", math.Max(1, 100*float64(n)/float64(of)))
+}
+
+// barRow is one bar of a chart: its label, count and width.
+type barRow struct {
+	Label string
+	Count int64
+	Width string
+}
+
+// bars are the bars of a question's chart: its scores, or its options and free text.
+func bars(q questionSummary) []barRow {
+	var rows []barRow
+	if q.Counts != nil {
+		for i, n := range q.Counts.N {
+			rows = append(rows, barRow{Label: fmt.Sprint(q.Counts.Low + i), Count: n})
+		}
+	}
+	for _, o := range q.Options {
+		rows = append(rows, barRow{Label: o.Value, Count: o.Count})
+	}
+	if q.Other != nil {
+		rows = append(rows, barRow{Label: "Other (free text)", Count: *q.Other})
+	}
+	var most int64
+	for _, r := range rows {
+		most = max(most, r.Count)
+	}
+	for i := range rows {
+		rows[i].Width = barWidth(rows[i].Count, most)
+	}
+	return rows
+}
