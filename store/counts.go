@@ -2,6 +2,7 @@ package store
 
 import (
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/svc-feedback/svc/survey"
@@ -54,7 +55,7 @@ type Count struct {
 // The questions a response reached are those on its route through the survey (routing as the
 // widget follows it, from the answers given) up to and including the question after the last
 // one it answered, or the whole route once finished: a person who stopped saw that question
-// and left there.
+// and left there. Any question answered off the route counts as reached too.
 func Counts(def *survey.Definition, a survey.Answers, finished bool) []Count {
 	out := make([]Count, 0, 2*len(a)+4)
 	out = append(out, Count{FunnelKey, 0})
@@ -121,8 +122,16 @@ func reached(def *survey.Definition, a survey.Answers, finished bool) []int {
 			break
 		}
 	}
-	if finished {
-		return route
+	if !finished {
+		route = route[:min(last+2, len(route))]
 	}
-	return route[:min(last+2, len(route))]
+	// A question answered was reached, on the route or not (a client may answer what its
+	// routing skipped): reached never counts fewer than answered.
+	for i := range def.Questions {
+		q := &def.Questions[i]
+		if _, answered := a[q.ID]; answered && !slices.Contains(route, q.Position) {
+			route = append(route, q.Position)
+		}
+	}
+	return route
 }

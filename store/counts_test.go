@@ -56,6 +56,9 @@ func TestCounts(t *testing.T) {
 			"nps": survey.Number(10), "favourite": survey.Text("Webhooks")}, true,
 			join(finished, ans(0, 2), reach(0, 1, 2, 4, 5), []store.Count{{Key: "nps", N: 10}, {Key: store.OptionKey("favourite"), N: store.OtherOption}})},
 		{"nothing answered: the first question reached", survey.Answers{}, false, join(funnel, reach(0))},
+		{"an answer off the route (a detractor's stars) counts as reached", survey.Answers{
+			"nps": survey.Number(2), "stars": survey.Number(3)}, false,
+			join(funnel, ans(0, 1), reach(0, 3, 1), []store.Count{{Key: "nps", N: 2}, {Key: "stars", N: 3}})},
 	}
 	sorted := cmpopts.SortSlices(func(a, b store.Count) bool { return a.Key < b.Key || a.Key == b.Key && a.N < b.N })
 	for _, tt := range tests {

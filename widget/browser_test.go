@@ -65,8 +65,8 @@ func TestBrowser(t *testing.T) {
 	t.Logf("browser tests:\n%s", out.String())
 }
 
-// startServer serves svc over a fresh SQLite file with test/fixture.json imported, and the
-// test pages under /test/, and /test/csp.html: page.html with the contract's strict policy.
+// startServer serves svc over a fresh SQLite file with test/fixture.json imported, the team's
+// results pages under /results/, and the test pages under /test/, and /test/csp.html: page.html with the contract's strict policy.
 func startServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
@@ -92,9 +92,14 @@ func startServer(t *testing.T) *httptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close(context.Background()) })
+	results, err := svc.NewResults(st, fx.Teams[0].ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pages := http.FileServer(http.Dir("test/pages"))
 	mux := http.NewServeMux()
 	mux.Handle("/", h)
+	mux.Handle("GET /results/", http.StripPrefix("/results", results))
 	mux.Handle("GET /test/", http.StripPrefix("/test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow.js" {
 			// A script that holds the parser, so a page's earlier scripts run before <body>.

@@ -1,0 +1,82 @@
+// The results pages (svc.NewResults), after the other files' tests have answered the surveys:
+// found by roles and names, accessible, under their own strict policy, and readable on a phone.
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { after, before, test } from "node:test";
+import { base, launch, pk, respondent, surveys } from "./helpers.mjs";
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+let browser;
+before(async () => (browser = await launch()));
+after(async () => browser?.close());
+
+async function openResults(viewport) {
+  const context = await browser.newContext(viewport ? { viewport } : {});
+  context.setDefaultTimeout(5000);
+  const tab = await context.newPage();
+  const problems = [];
+  tab.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  tab.on("pageerror", (e) => problems.push(String(e)));
+  // Responses of our own, so the pages have something whatever ran before.
+  for (const [survey, data] of [
+    [surveys.short, { mood: 5, plan: "Team", wish: "Charts" }],
+    [surveys.demo, { nps: 9, stars: 4 }],
+  ]) {
+    const res = await fetch(`${base}/v1/svc/${survey.id}/response/${crypto.randomUUID()}`, {
+      method: "PUT",
+      headers: { "x-svc-pk": pk, "content-type": "application/json" },
+      body: JSON.stringify({ respondent: respondent("results"), data, metadata: {}, finished: true }),
+    });
+    assert.equal(res.status, 200);
+  }
+  await tab.goto(`${base}/results/`);
+  return { context, tab, problems };
+}
+
+test("the results pages: a survey's funnel, charts and answers by roles, under their policy", async () => {
+  const { context, tab, problems } = await openResults();
+  await tab.getByRole("heading", { name: "Surveys", level: 1 }).waitFor();
+  await tab.getByRole("link", { name: "Quick check-in" }).click();
+  await tab.getByRole("heading", { name: "Quick check-in", level: 1 }).waitFor();
+  await tab.getByRole("navigation", { name: "Time range" }).getByRole("link", { name: "Last 7 days" }).click();
+  await tab.waitForURL(/timeRange=last-7-days/);
+  const funnel = tab.getByRole("region", { name: "Funnel" });
+  const started = await funnel.getByRole("listitem").filter({ hasText: "Started" }).textContent();
+  assert.ok(Number(started.replace(/\D+/g, "")) >= 1, started);
+  const mood = tab.getByRole("region", { name: "How is your day?" });
+  assert.match(await mood.textContent(), /CSAT/);
+  const plan = tab.getByRole("region", { name: "Which plan are you on?" });
+  for (const option of ["Free", "Team", "Enterprise", "Other (free text)"]) await plan.getByText(option, { exact: true }).waitFor();
+  await tab.getByRole("region", { name: "One wish for us?" }).getByText("Charts").first().waitFor();
+  await tab.getByRole("table").waitFor();
+  const demo = await tab.goto(`${base}/results/surveys/${surveys.demo.id}`);
+  assert.equal(demo.status(), 200);
+  await tab.getByRole("img", { name: /^NPS -?\d+(\.\d)?$/ }).waitFor();
+  assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
+  await context.close();
+});
+
+test("axe-core finds no violation on the results pages", async () => {
+  const context = await browser.newContext({ bypassCSP: true }); // to inject axe; the policy is tested above
+  const tab = await context.newPage();
+  for (const path of ["/results/", `/results/surveys/${surveys.demo.id}`, `/results/surveys/${surveys.short.id}?timeRange=last-30-days`]) {
+    await tab.goto(base + path);
+    await tab.addScriptTag({ path: axePath });
+    const violations = await tab.evaluate(async () => {
+      const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+      return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+    });
+    assert.deepEqual(violations, [], path);
+  }
+  await context.close();
+});
+
+test("the results page fits a 320 px wide phone", async () => {
+  const { context, tab } = await openResults({ width: 320, height: 640 });
+  await tab.goto(`${base}/results/surveys/${surveys.demo.id}`);
+  await tab.getByRole("region", { name: "Funnel" }).waitFor();
+  const width = await tab.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 320, `the page scrolls sideways: ${width}`);
+  await context.close();
+});
