@@ -18,15 +18,11 @@ const exportPage = 100
 
 // handleResponseGet serves "GET /v1/protected/surveys/{surveyId}/responses/{responseId}".
 func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, teamID string) error {
-	sv, err := h.surveyFor(r, teamID, notDeleted)
+	surveyID, id, err := h.responseTarget(r, teamID)
 	if err != nil {
 		return err
 	}
-	id, err := responseIDParam(r)
-	if err != nil {
-		return err
-	}
-	resp, err := h.store.Response(r.Context(), sv.ID, id)
+	resp, err := h.store.Response(r.Context(), surveyID, id)
 	if err != nil {
 		return err
 	}
@@ -35,13 +31,18 @@ func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, team
 	return nil
 }
 
-// responseIDParam is the request's {responseId}, canonical (a UUID lower-cased).
-func responseIDParam(r *http.Request) (string, error) {
+// responseTarget is the request's survey of the team and its {responseId}, canonical (a UUID
+// lower-cased).
+func (h *Handler) responseTarget(r *http.Request, teamID string) (surveyID, responseID string, err error) {
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return "", "", err
+	}
 	id := r.PathValue("responseId")
 	if !store.ValidResponseID(id) {
-		return "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+		return "", "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
 	}
-	return store.CanonicalResponseID(id), nil
+	return sv.ID, store.CanonicalResponseID(id), nil
 }
 
 // handleExport serves "GET /v1/protected/surveys/{surveyId}/responses/export": every response
@@ -261,15 +262,11 @@ func safeCells(row []string) []string {
 // the response is gone for good, from lists, stats, score distributions and history, and its
 // unsent delivery with it.
 func (h *Handler) handleResponseDelete(w http.ResponseWriter, r *http.Request, teamID string) error {
-	sv, err := h.surveyFor(r, teamID, notDeleted)
+	surveyID, id, err := h.responseTarget(r, teamID)
 	if err != nil {
 		return err
 	}
-	id, err := responseIDParam(r)
-	if err != nil {
-		return err
-	}
-	if err := h.store.DeleteResponse(r.Context(), sv.ID, id); err != nil {
+	if err := h.store.DeleteResponse(r.Context(), surveyID, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

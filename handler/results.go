@@ -101,19 +101,10 @@ type surveyPage struct {
 }
 
 func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
-	sv, err := rs.h.surveyFor(r, rs.teamID, notDeleted)
+	sv, tr, cur, prev, err := rs.h.rangeOf(r, rs.teamID, r.URL.Query())
 	if err != nil {
 		rs.fail(w, r, err)
 		return
-	}
-	tr := r.URL.Query().Get("timeRange")
-	cur, prev, err := parseTimeRange(tr, rs.h.now(), sv.CreatedAt)
-	if err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	if tr == "" {
-		tr = "all-time"
 	}
 	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: timeRanges}
 	if p.Current, err = rs.h.summary(r, sv, cur); err != nil {

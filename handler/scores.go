@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -124,20 +125,9 @@ func (h *Handler) handleScoreDistributionsGet(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	tr, err := query(q, "timeRange")
+	sv, tr, cur, prev, err := h.rangeOf(r, teamID, q)
 	if err != nil {
 		return err
-	}
-	sv, err := h.surveyFor(r, teamID, notDeleted)
-	if err != nil {
-		return err
-	}
-	cur, prev, err := parseTimeRange(tr, h.now(), sv.CreatedAt)
-	if err != nil {
-		return err
-	}
-	if tr == "" {
-		tr = "all-time"
 	}
 	var questions []*survey.Question
 	ids := parseQuestionIDs(q["questionIds"])
@@ -180,6 +170,24 @@ func (h *Handler) handleScoreDistributionsGet(w http.ResponseWriter, r *http.Req
 		Data dataJSON `json:"data"`
 	}{dataJSON{tr, current, previous}})
 	return nil
+}
+
+// rangeOf reads the request's survey of the team and its timeRange (all-time when absent):
+// the current period and the previous one (nil for all-time).
+func (h *Handler) rangeOf(r *http.Request, teamID string, q map[string][]string) (store.Survey, string, period, *period, error) {
+	tr, err := query(q, "timeRange")
+	if err != nil {
+		return store.Survey{}, "", period{}, nil, err
+	}
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return store.Survey{}, "", period{}, nil, err
+	}
+	cur, prev, err := parseTimeRange(tr, h.now(), sv.CreatedAt)
+	if tr == "" {
+		tr = "all-time"
+	}
+	return sv, tr, cur, prev, err
 }
 
 func (h *Handler) distribution(r *http.Request, surveyID string, questions []*survey.Question, p period) (periodJSON, error) {

@@ -80,20 +80,9 @@ func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	tr, err := query(q, "timeRange")
+	sv, tr, cur, prev, err := h.rangeOf(r, teamID, q)
 	if err != nil {
 		return err
-	}
-	sv, err := h.surveyFor(r, teamID, notDeleted)
-	if err != nil {
-		return err
-	}
-	cur, prev, err := parseTimeRange(tr, h.now(), sv.CreatedAt)
-	if err != nil {
-		return err
-	}
-	if tr == "" {
-		tr = "all-time"
 	}
 	current, err := h.summary(r, sv, cur)
 	if err != nil {
