@@ -164,6 +164,10 @@ func TestGetSummary(t *testing.T) {
 		q.QuestionID != "nps" || q.Answered != 3 || q.NPS == nil || *q.NPS != 33.3 || q.Counts[10] != 1 {
 		t.Errorf("summary: %+v; nps question %+v", s, q)
 	}
+	st, err := c.GetStatsIn(ctx, e.survey.ID, client.Last30Days)
+	if err != nil || st.TotalResponses != 3 || st.UniqueResponders != 3 || st.TotalViews != 1 || st.FinishedResponses != 1 {
+		t.Errorf("GetStatsIn = %+v, %v", st, err)
+	}
 	if _, err := c.GetSummary(ctx, e.survey.ID, "soon"); !client.IsInvalid(err) {
 		t.Errorf("a bad time range: %v", err)
 	}

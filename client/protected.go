@@ -256,10 +256,21 @@ type Stats struct {
 
 // GetStats returns a survey's engagement statistics.
 func (c *Client) GetStats(ctx context.Context, surveyID string) (*Stats, error) {
+	return c.GetStatsIn(ctx, surveyID, "")
+}
+
+// GetStatsIn returns a survey's engagement in a time range (Last7Days, Last30Days, Quarter(...)
+// or CustomRange(...)): the views, dismissals and responses of the range, each with its distinct
+// respondents. An empty range, or AllTime, is GetStats' lifetime counters.
+func (c *Client) GetStatsIn(ctx context.Context, surveyID, timeRange string) (*Stats, error) {
+	var q url.Values
+	if timeRange != "" {
+		q = url.Values{"timeRange": {timeRange}}
+	}
 	var out struct {
 		Data Stats `json:"data"`
 	}
-	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/stats", surveyID), nil, nil, &out, true); err != nil {
+	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/stats", surveyID), q, nil, &out, true); err != nil {
 		return nil, err
 	}
 	return &out.Data, nil

@@ -243,15 +243,31 @@ func parseTimeParam(q map[string][]string, name string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// handleStatsGet serves "GET /v1/protected/surveys/{surveyId}/stats".
+// handleStatsGet serves "GET /v1/protected/surveys/{surveyId}/stats": the lifetime counters,
+// or with a timeRange (as score distributions take it) the counts of that range.
 func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
-	sv, err := h.surveyFor(r, teamID, notDeleted)
+	q, err := queryValues(r)
 	if err != nil {
 		return err
 	}
-	st, err := h.store.Stats(r.Context(), sv.ID)
-	if err != nil {
-		return err
+	var st store.Stats
+	if tr := q.Get("timeRange"); tr != "" && tr != "all-time" {
+		// A range other than the lifetime: counted in it, unique respondents included.
+		sv, _, cur, _, err := h.rangeOf(r, teamID, q)
+		if err != nil {
+			return err
+		}
+		if st, err = h.store.RangeStats(r.Context(), sv.ID, cur.Start, cur.End); err != nil {
+			return err
+		}
+	} else {
+		sv, err := h.surveyFor(r, teamID, notDeleted)
+		if err != nil {
+			return err
+		}
+		if st, err = h.store.Stats(r.Context(), sv.ID); err != nil {
+			return err
+		}
 	}
 	type statsJSON struct {
 		TotalViews        int64 `json:"totalViews"`

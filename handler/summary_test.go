@@ -103,3 +103,29 @@ func TestSummary(t *testing.T) {
 	wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/summary?timeRange=yesterday"), http.StatusBadRequest, "invalid_request")
 	wantStatus(t, e.manage("GET", "/v1/protected/surveys/"+e.survA.ID+"/summary", "", e.skB), http.StatusNotFound, "not_found")
 }
+
+// TestStatsTimeRange: stats over a range count what happened in it, unique respondents
+// included; without one (or with all-time) they are the lifetime counters.
+func TestStatsTimeRange(t *testing.T) {
+	e := setup(t)
+	e.putResponse(e.survA.ID, e.ids.New(), "ann", `{"nps":9}`)
+	wantStatus(t, e.public("POST", "/v1/svc/"+e.survA.ID+"/respondent/ann/event", `{"type":"view"}`), 200, "")
+	e.clock.Advance(10 * 24 * time.Hour)
+	e.putResponse(e.survA.ID, e.ids.New(), "bob", `{"nps":3}`)
+	e.putResponse(e.survA.ID, e.ids.New(), "bob", `{"nps":4}`)
+	wantStatus(t, e.public("POST", "/v1/svc/"+e.survA.ID+"/respondent/bob/event", `{"type":"dismiss"}`), 200, "")
+	e.clock.Advance(time.Minute)
+	path := "/v1/protected/surveys/" + e.survA.ID + "/stats"
+	for q, want := range map[string]string{
+		"":                       `{"totalViews":1,"uniqueViewers":1,"totalDismissals":1,"uniqueDismissers":1,"totalResponses":3,"uniqueResponders":2,"finishedResponses":0}`,
+		"?timeRange=all-time":    `{"totalViews":1,"uniqueViewers":1,"totalDismissals":1,"uniqueDismissers":1,"totalResponses":3,"uniqueResponders":2,"finishedResponses":0}`,
+		"?timeRange=last-7-days": `{"totalViews":0,"uniqueViewers":0,"totalDismissals":1,"uniqueDismissers":1,"totalResponses":2,"uniqueResponders":1,"finishedResponses":0}`,
+	} {
+		rec := e.protected(path + q)
+		var got struct{ Data json.RawMessage }
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || string(got.Data) != want {
+			t.Errorf("stats%s = %s, want %s", q, rec.Body, want)
+		}
+	}
+	wantStatus(t, e.protected(path+"?timeRange=tomorrow"), http.StatusBadRequest, "invalid_request")
+}

@@ -78,6 +78,11 @@ type Store interface {
 	History(ctx context.Context, surveyID, respondent string) (History, error)
 	// Stats returns a survey's lifetime engagement totals; its cost does not grow with them.
 	Stats(ctx context.Context, surveyID string) (Stats, error)
+	// RangeStats returns a survey's engagement in [from, to): the views and dismissals recorded
+	// and the responses created then (FinishedResponses: those of them finished by now), each
+	// with its distinct respondents. Distinct counts cannot be summed from rollups: its cost grows
+	// with the interactions in the range (read through indexes by time), not with the history.
+	RangeStats(ctx context.Context, surveyID string, from, to time.Time) (Stats, error)
 	// RatingCounts returns, for each key asked, its counts over [from, to): for a rating
 	// question's id, how many responses created then scored each score; for the summary's keys
 	// (AnsweredKey, ReachedKey, FunnelKey, OptionKey), what store.Counts of those responses adds

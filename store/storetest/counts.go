@@ -11,8 +11,8 @@ import (
 )
 
 // testAnswerCounts writes responses (created, updated, finished, deleted) and events over three
-// days, and checks RatingCounts of the summary's keys (store.Counts, store.EventsKey) over
-// ranges of every shape against a recount of what remains.
+// days, and checks RatingCounts of the summary's keys (store.Counts, store.EventsKey) and
+// RangeStats over ranges of every shape against a recount of what remains.
 func testAnswerCounts(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	mustTeam(t, s, "a")
@@ -25,6 +25,7 @@ func testAnswerCounts(t *testing.T, s store.Store) {
 		at       time.Time
 	}
 	responses := map[string]kept{}
+	respondentOf := map[string]string{}
 	var events []store.Event
 	options := []string{"Speed", "Price", "Integrations", "Docs"}
 	for i := range 150 {
@@ -37,21 +38,22 @@ func testAnswerCounts(t *testing.T, s store.Store) {
 			a["stars"] = survey.Number(i%5 + 1)
 			a["favourite"] = survey.Text([]string{"Reports", "Alerts", "something else"}[i%3])
 		}
-		put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: fmt.Sprint("r", i), Data: a, At: at})
+		put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: fmt.Sprint("r", i%40), Data: a, At: at})
 		finished := false
 		if i%3 == 0 { // answered more, and finished
 			a["comments"] = survey.Text("ok")
 			finished = true
-			put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: fmt.Sprint("r", i), Data: a, At: at.Add(time.Hour), Finished: true})
+			put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: fmt.Sprint("r", i%40), Data: a, At: at.Add(time.Hour), Finished: true})
 		}
 		responses[id] = kept{a, finished, at}
+		respondentOf[id] = fmt.Sprint("r", i%40) // some answer more than once
 		if i%7 == 0 {
 			if err := s.DeleteResponse(ctx, sv.ID, id); err != nil {
 				t.Fatal(err)
 			}
 			delete(responses, id)
 		}
-		e := store.Event{SurveyID: sv.ID, Respondent: fmt.Sprint("r", i), Type: store.EventView, At: at.Add(-90 * time.Second)}
+		e := store.Event{SurveyID: sv.ID, Respondent: fmt.Sprint("r", i%30), Type: store.EventView, At: at.Add(-90 * time.Second)}
 		if i%4 == 0 {
 			e.Type = store.EventDismiss
 		}
@@ -83,8 +85,43 @@ func testAnswerCounts(t *testing.T, s store.Store) {
 		}
 		return out
 	}
+	checkStats := func(name string, from, to time.Time) {
+		t.Helper()
+		var want store.Stats
+		responders, viewers, dismissers := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for id, r := range responses {
+			if !r.at.Before(from) && r.at.Before(to) {
+				want.TotalResponses++
+				responders[respondentOf[id]] = true
+				if r.finished {
+					want.FinishedResponses++
+				}
+			}
+		}
+		for _, e := range events {
+			if e.At.Before(from) || !e.At.Before(to) {
+				continue
+			}
+			if e.Type == store.EventView {
+				want.TotalViews++
+				viewers[e.Respondent] = true
+			} else {
+				want.TotalDismissals++
+				dismissers[e.Respondent] = true
+			}
+		}
+		want.UniqueResponders, want.UniqueViewers, want.UniqueDismissers = int64(len(responders)), int64(len(viewers)), int64(len(dismissers))
+		got, err := s.RangeStats(ctx, sv.ID, from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: RangeStats (-recount +store):\n%s", name, diff)
+		}
+	}
 	check := func(name string, from, to time.Time) {
 		t.Helper()
+		checkStats(name, from, to)
 		got, err := s.RatingCounts(ctx, sv.ID, keys, from, to)
 		if err != nil {
 			t.Fatal(err)

@@ -187,3 +187,25 @@ func EncodeWrite(w store.ResponseWrite) (data, meta []byte, err error) {
 	}
 	return buf[:n:n], buf[n:], nil
 }
+
+// RangeStatsSQL is the query of store.Store.RangeStats, for a driver whose placeholders for the
+// survey, the start and the end are p1, p2 and p3; its row scans with ScanRangeStats.
+func RangeStatsSQL(p1, p2, p3 string) string {
+	in := "survey_id = " + p1 + " AND created_at >= " + p2 + " AND created_at < " + p3
+	return `SELECT
+		(SELECT COUNT(*) FROM events WHERE ` + in + ` AND type = 'view'),
+		(SELECT COUNT(DISTINCT respondent) FROM events WHERE ` + in + ` AND type = 'view'),
+		(SELECT COUNT(*) FROM events WHERE ` + in + ` AND type = 'dismiss'),
+		(SELECT COUNT(DISTINCT respondent) FROM events WHERE ` + in + ` AND type = 'dismiss'),
+		(SELECT COUNT(*) FROM responses WHERE ` + in + `),
+		(SELECT COUNT(DISTINCT respondent) FROM responses WHERE ` + in + `),
+		(SELECT COUNT(*) FROM responses WHERE ` + in + ` AND finished)`
+}
+
+// ScanRangeStats reads a row of RangeStatsSQL.
+func ScanRangeStats(row Scanner) (store.Stats, error) {
+	var st store.Stats
+	err := row.Scan(&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals, &st.UniqueDismissers,
+		&st.TotalResponses, &st.UniqueResponders, &st.FinishedResponses)
+	return st, err
+}
