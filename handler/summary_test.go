@@ -81,6 +81,34 @@ func TestSummary(t *testing.T) {
 		t.Errorf("questions (-want +got):\n%s", diff)
 	}
 
+	// Every range holding the whole history gives the same results, and a previous period
+	// before it that holds nothing.
+	for _, tr := range []string{"last-7-days", "last-30-days", "q4-2026", "custom_2026-11-21_2026-11-21"} {
+		rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary?timeRange=" + tr)
+		var ranged struct {
+			Data struct {
+				TimeRange string
+				Current   struct {
+					Funnel    map[string]int64
+					Questions []map[string]any
+				}
+				Previous struct{ Funnel map[string]int64 }
+			}
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &ranged); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, ranged.Data.Current.Questions); diff != "" || ranged.Data.TimeRange != tr {
+			t.Errorf("%s: questions (-want +got):\n%s", tr, diff)
+		}
+		if diff := cmp.Diff(got.Data.Current.Funnel, ranged.Data.Current.Funnel); diff != "" {
+			t.Errorf("%s: funnel (-all-time +range):\n%s", tr, diff)
+		}
+		if ranged.Data.Previous.Funnel["started"] != 0 || ranged.Data.Previous.Funnel["views"] != 0 {
+			t.Errorf("%s: previous period %v", tr, ranged.Data.Previous.Funnel)
+		}
+	}
+
 	// A range before any of it counts nothing, and has a previous period.
 	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary?timeRange=custom_2026-11-01_2026-11-20")
 	wantStatus(t, rec, 200, "")
