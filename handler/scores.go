@@ -149,22 +149,28 @@ func (h *Handler) handleScoreDistributionsGet(w http.ResponseWriter, r *http.Req
 			questions = append(questions, qu)
 		}
 	}
-	current, err := h.distribution(r, sv.ID, questions, cur)
+	return writePeriods(h, w, tr, cur, prev, func(p period) (periodJSON, error) { return h.distribution(r, sv.ID, questions, p) })
+}
+
+// writePeriods writes {"data": {"timeRange", "current", "previous"}}, each period as of reads
+// it (previous null when there is none).
+func writePeriods[T any](h *Handler, w http.ResponseWriter, tr string, cur period, prev *period, of func(period) (T, error)) error {
+	current, err := of(cur)
 	if err != nil {
 		return err
 	}
-	var previous *periodJSON
+	var previous *T
 	if prev != nil {
-		p, err := h.distribution(r, sv.ID, questions, *prev)
+		p, err := of(*prev)
 		if err != nil {
 			return err
 		}
 		previous = &p
 	}
 	type dataJSON struct {
-		TimeRange string      `json:"timeRange"`
-		Current   periodJSON  `json:"current"`
-		Previous  *periodJSON `json:"previous"`
+		TimeRange string `json:"timeRange"`
+		Current   T      `json:"current"`
+		Previous  *T     `json:"previous"`
 	}
 	h.writeJSON(w, http.StatusOK, struct {
 		Data dataJSON `json:"data"`

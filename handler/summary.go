@@ -84,27 +84,7 @@ func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	current, err := h.summary(r, sv, cur)
-	if err != nil {
-		return err
-	}
-	var previous *summaryPeriod
-	if prev != nil {
-		p, err := h.summary(r, sv, *prev)
-		if err != nil {
-			return err
-		}
-		previous = &p
-	}
-	type dataJSON struct {
-		TimeRange string         `json:"timeRange"`
-		Current   summaryPeriod  `json:"current"`
-		Previous  *summaryPeriod `json:"previous"`
-	}
-	h.writeJSON(w, http.StatusOK, struct {
-		Data dataJSON `json:"data"`
-	}{dataJSON{tr, current, previous}})
-	return nil
+	return writePeriods(h, w, tr, cur, prev, func(p period) (summaryPeriod, error) { return h.summary(r, sv, p) })
 }
 
 // summary builds one period's summary of sv.
