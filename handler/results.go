@@ -106,7 +106,7 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		rs.fail(w, r, err)
 		return
 	}
-	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: timeRanges}
+	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.h.now())...)}
 	if p.Current, err = rs.h.summary(r, sv, cur); err != nil {
 		rs.fail(w, r, err)
 		return
@@ -157,6 +157,21 @@ func barWidth(n, of int64) string {
 		return "0"
 	}
 	return fmt.Sprintf("%.1f", math.Max(1, 100*float64(n)/float64(of)))
+}
+
+// quarters are this quarter and the one before, as the picker offers them.
+func quarters(now time.Time) []struct{ Value, Label string } {
+	now = now.UTC()
+	q, year := (int(now.Month())-1)/3+1, now.Year()
+	var out []struct{ Value, Label string }
+	for range 2 {
+		v := fmt.Sprintf("q%d-%d", q, year)
+		out = append(out, struct{ Value, Label string }{v, fmt.Sprintf("Q%d %d", q, year)})
+		if q--; q == 0 {
+			q, year = 4, year-1
+		}
+	}
+	return out
 }
 
 // barRow is one bar of a chart: its label, count and width.

@@ -39,6 +39,7 @@ func TestResultsPages(t *testing.T) {
 		`CSAT <strong>100.0%</strong>`, `>Alerts</span>`, `>Other (free text)</span>`, `>Speed</span>`,
 		`<q>&lt;b&gt;Lovely&lt;/b&gt;</q>`, // answers are text, never markup
 		`<h2 id="latest">Latest responses</h2>`, `<td>bob</td>`,
+		`The period before: 0 views, 0 started, 0 finished.`, `href="?timeRange=q4-2026"`, `href="?timeRange=q3-2026"`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("survey page lacks %s", want)
