@@ -27,6 +27,15 @@ const (
 	OtherOption = -1
 )
 
+// EventCount is the count an event of type t adds to: EventsKey, 0 for a view, 1 for a
+// dismissal.
+func EventCount(t EventType) Count {
+	if t == EventView {
+		return Count{EventsKey, 0}
+	}
+	return Count{EventsKey, 1}
+}
+
 // OptionKey is the key of a single- or multi-select question's choices; each option's number
 // is OptionNumber of its value.
 func OptionKey(questionID string) string { return "\x1foption\x1f" + questionID }

@@ -127,7 +127,7 @@ func eraseIn(ctx context.Context, tx pgx.Tx, sv store.Survey, respondent string)
 		} else {
 			dismissals++
 		}
-		queueRatings(&b, rowOf(tx.Conn()), sv.ID, []store.Count{{Key: store.EventsKey, N: eventNumber(store.EventType(e.typ))}}, e.at, -1)
+		queueRatings(&b, rowOf(tx.Conn()), sv.ID, []store.Count{store.EventCount(store.EventType(e.typ))}, e.at, -1)
 	}
 	b.Queue(`WITH v AS (DELETE FROM viewers WHERE survey_id = $1 AND respondent = $2 RETURNING 1),
 			d AS (DELETE FROM dismissers WHERE survey_id = $1 AND respondent = $2 RETURNING 1)

@@ -30,7 +30,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 			b.Queue(`BEGIN`)
 			b.Queue(insert, e.SurveyID, e.Respondent, string(e.Type), at, false)
 			countInteraction(&b, rowOf(conn), e.SurveyID, e.Respondent, kind, at)
-			queueRatings(&b, rowOf(conn), e.SurveyID, []store.Count{{Key: store.EventsKey, N: eventNumber(e.Type)}}, at, 1)
+			queueRatings(&b, rowOf(conn), e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
 			b.Queue(`COMMIT`)
 			return conn.SendBatch(ctx, &b).Close()
 		})
@@ -46,7 +46,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		}
 		var b pgx.Batch
 		countInteraction(&b, rowOf(tx.Conn()), e.SurveyID, e.Respondent, kind, at)
-		queueRatings(&b, rowOf(tx.Conn()), e.SurveyID, []store.Count{{Key: store.EventsKey, N: eventNumber(e.Type)}}, at, 1)
+		queueRatings(&b, rowOf(tx.Conn()), e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
 		return tx.SendBatch(ctx, &b).Close()
 	})
 }

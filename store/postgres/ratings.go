@@ -148,25 +148,11 @@ func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign 
 		if err := rows.Scan(&data, &finished); err != nil {
 			return err
 		}
-		cs, err := sqlrow.StoredCounts(&sv.Definition, []byte(data), finished)
-		if err != nil {
+		if err := sqlrow.AddKeyCounts(counts, sign, &sv.Definition, key, []byte(data), finished); err != nil {
 			return err
-		}
-		for _, c := range cs {
-			if c.Key == key {
-				counts[c.N] += sign
-			}
 		}
 	}
 	return rows.Err()
-}
-
-// eventNumber is an event's number under store.EventsKey.
-func eventNumber(t store.EventType) int {
-	if t == store.EventView {
-		return 0
-	}
-	return 1
 }
 
 // addCounts adds sign times the (score, n) rows of query to counts.

@@ -104,7 +104,8 @@ func backfillSurvey(ctx context.Context, tx *sql.Tx, surveyID string, def *surve
 		if err := events.Scan(&typ, &at); err != nil {
 			return err
 		}
-		d.rating(surveyID, store.EventsKey, eventNumber(store.EventType(typ)), at, 1)
+		c := store.EventCount(store.EventType(typ))
+		d.rating(surveyID, c.Key, c.N, at, 1)
 		if n++; n == backfillChunk {
 			if err := flush(); err != nil {
 				return err

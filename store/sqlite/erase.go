@@ -130,7 +130,8 @@ func (s *Store) eraseEvents(tx *sql.Tx, surveyID, respondent string) (views, dis
 		} else {
 			dismissals++
 		}
-		s.op.rating(surveyID, store.EventsKey, eventNumber(store.EventType(typ)), at, -1)
+		c := store.EventCount(store.EventType(typ))
+		s.op.rating(surveyID, c.Key, c.N, at, -1)
 	}
 	return views, dismissals, s.mapErr(rows.Err(), "erase respondent")
 }

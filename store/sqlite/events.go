@@ -52,7 +52,8 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 			st.dismissals++
 			st.uniqueDismissers += unique
 		}
-		s.op.rating(e.SurveyID, store.EventsKey, eventNumber(e.Type), at, 1)
+		c := store.EventCount(e.Type)
+		s.op.rating(e.SurveyID, c.Key, c.N, at, 1)
 		return nil
 	})
 }
@@ -104,37 +105,45 @@ func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs [
 	if err := s.checkOpen("count ratings"); err != nil {
 		return nil, err
 	}
+	// The survey's first and last response bound every question's counts (its first and last
+	// event, the event counts): read once a table for all the keys asked.
+	bounds := map[string][2]sql.NullInt64{}
 	out := make(map[string]map[int]int64, len(questionIDs))
 	for _, qid := range questionIDs {
 		counts := make(map[int]int64)
 		out[qid] = counts
-		if err := s.countQuestion(ctx, counts, surveyID, qid, sqlrow.MS(from), sqlrow.MS(to)); err != nil {
+		table := "responses"
+		if qid == store.EventsKey {
+			table = "events"
+		}
+		b, ok := bounds[table]
+		if !ok {
+			var err error
+			if b, err = s.bounds(ctx, table, surveyID); err != nil {
+				return nil, err
+			}
+			bounds[table] = b
+		}
+		if !b[0].Valid {
+			continue // nothing to count
+		}
+		if err := rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, sqlrow.MS(from), sqlrow.MS(to), b[0].Int64, b[1].Int64); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (s *Store) countQuestion(ctx context.Context, counts map[int]int64, surveyID, qid string, lo, hi int64) error {
-	var first, last sql.NullInt64
-	// The survey's first and last response bound every question's ratings (its first and last
-	// event, the event counts). Two subqueries: SQLite answers a lone MIN or MAX from the index
-	// end, but scans every row for both in one.
-	table := "responses"
-	if qid == store.EventsKey {
-		table = "events"
-	}
+// bounds reads the first and last creation time in a table of the survey's rows. Two
+// subqueries: SQLite answers a lone MIN or MAX from the index end, but scans every row for
+// both in one.
+func (s *Store) bounds(ctx context.Context, table, surveyID string) ([2]sql.NullInt64, error) {
+	var b [2]sql.NullInt64
 	err := s.rdb.QueryRowContext(ctx, `SELECT
 		(SELECT MIN(created_at) FROM `+table+` WHERE survey_id = +?1),
 		(SELECT MAX(created_at) FROM `+table+` WHERE survey_id = +?1)`,
-		surveyID).Scan(&first, &last)
-	if err != nil {
-		return s.mapErr(err, "rating counts")
-	}
-	if !first.Valid {
-		return nil // no ratings at all
-	}
-	return rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, lo, hi, first.Int64, last.Int64)
+		surveyID).Scan(&b[0], &b[1])
+	return b, s.mapErr(err, "rating counts")
 }
 
 // ratingSource reads one question's rollups and answers for rollup.Count.
@@ -186,28 +195,11 @@ func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign 
 		if err := rows.Scan(&data, &finished); err != nil {
 			return s.mapErr(err, "answer counts")
 		}
-		cs, err := sqlrow.StoredCounts(&sv.Definition, data, finished)
-		if err != nil {
+		if err := sqlrow.AddKeyCounts(counts, sign, &sv.Definition, key, data, finished); err != nil {
 			return err
-		}
-		for _, c := range cs {
-			if c.Key == key {
-				counts[c.N] += sign
-				if counts[c.N] == 0 {
-					delete(counts, c.N)
-				}
-			}
 		}
 	}
 	return s.mapErr(rows.Err(), "answer counts")
-}
-
-// eventNumber is an event's number under store.EventsKey.
-func eventNumber(t store.EventType) int {
-	if t == store.EventView {
-		return 0
-	}
-	return 1
 }
 
 // jsonPath is the SQLite JSON path of a top-level member, its name quoted and escaped.

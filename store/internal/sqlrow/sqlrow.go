@@ -91,6 +91,23 @@ func StoredCounts(def *survey.Definition, data []byte, finished bool) ([]store.C
 	return store.Counts(def, a, finished), nil
 }
 
+// AddKeyCounts adds sign times what a stored response adds under key (store.Counts) to counts,
+// dropping numbers that come to zero: a store's count of the part of a minute at a range's edge.
+func AddKeyCounts(counts map[int]int64, sign int64, def *survey.Definition, key string, data []byte, finished bool) error {
+	cs, err := StoredCounts(def, data, finished)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.Key == key {
+			if counts[c.N] += sign; counts[c.N] == 0 {
+				delete(counts, c.N)
+			}
+		}
+	}
+	return nil
+}
+
 // Changed is what moves between the counts of a response before and after a write: old less
 // what stays, and new less what was there, so an update that changes one answer touches only
 // that answer's counts.
