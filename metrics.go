@@ -18,7 +18,8 @@ import (
 // Metrics collects svc's metrics in a Prometheus registry of its own (nothing is registered
 // globally) and serves them in the Prometheus text format: it is an http.Handler to mount
 // where your app wants, behind its own access control. Give it to NewHandler in
-// Options.Metrics, and, for the SQLite store's commits, its ObserveCommit to sqlite.Options:
+// Options.Metrics, and, for the store's commits, its ObserveCommit to sqlite.Options or
+// postgres.Options:
 //
 //	m := svc.NewMetrics()
 //	st, err := sqlite.Open(ctx, "svc.db", &sqlite.Options{OnCommit: m.ObserveCommit})
@@ -66,7 +67,7 @@ func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.serve.Se
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // ObserveCommit records one commit of the store: how many writes it held and how long it took.
-// Give it to sqlite.Options.OnCommit.
+// Give it to sqlite.Options.OnCommit or postgres.Options.OnCommit.
 func (m *Metrics) ObserveCommit(writes int, took time.Duration) {
 	m.batch.Observe(float64(writes))
 	m.commit.Observe(took.Seconds())

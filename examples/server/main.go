@@ -257,10 +257,14 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, met
 }
 
 // openStore opens the database as the flags say: PostgreSQL for a postgres:// or postgresql://
-// URL, else an SQLite file, its commits counted when metrics are on.
+// URL, else an SQLite file; either's commits counted when metrics are on.
 func openStore(ctx context.Context, cfg config, metrics *svc.Metrics) (store.Store, error) {
 	if isPostgresURL(cfg.db) {
-		return postgres.Open(ctx, cfg.db, nil)
+		o := &postgres.Options{}
+		if metrics != nil {
+			o.OnCommit = metrics.ObserveCommit
+		}
+		return postgres.Open(ctx, cfg.db, o)
 	}
 	o := &sqlite.Options{}
 	if metrics != nil {

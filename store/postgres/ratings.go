@@ -20,42 +20,77 @@ const ratingShards = 2
 var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 
 // queueRatings queues adding delta to each count, in the totals and in every rollup at the
-// buckets of createdAt, on the row that row picks (see rowOf): one statement for all of them,
-// its four upserts reading the counts as arrays. A count listed twice is summed first, since one
-// statement may not upsert a row twice.
+// buckets of createdAt, on the row that row picks (see rowOf).
 func queueRatings(b *pgx.Batch, row int, surveyID string, sc []store.Count, createdAt int64, delta int) {
-	if len(sc) == 0 {
-		return
-	}
-	sums := make(map[store.Count]int64, len(sc))
-	keys := make([]string, 0, len(sc))
-	scores := make([]int32, 0, len(sc))
-	for _, c := range sc {
-		if sums[c] == 0 {
-			keys = append(keys, c.Key)
-			scores = append(scores, int32(c.N))
-		}
-		sums[c] += int64(delta)
-	}
-	deltas := make([]int64, len(keys))
-	for i := range keys {
-		deltas[i] = sums[store.Count{Key: keys[i], N: int(scores[i])}]
-	}
-	b.Queue(upsertRatings, surveyID, keys, scores, row%ratingShards, deltas,
-		rollup.FloorDiv(createdAt, rollup.DayMS), rollup.FloorDiv(createdAt, rollup.HourMS), rollup.FloorDiv(createdAt, rollup.MinuteMS))
+	d := make(ratingDeltas, len(sc))
+	d.add(surveyID, sc, createdAt, int64(delta))
+	d.queue(b, row)
 }
 
-// upsertRatings adds $5[i] to score $3[i] of key $2[i] of survey $1, on row $4, in the totals
-// and at day $6, hour $7 and minute $8.
+// ratingDeltas are changes to counts, summed by survey, count and minute: a batch of writes
+// that add to the same counts in the same minute changes each rollup row once.
+type ratingDeltas map[ratingKey]int64
+
+type ratingKey struct {
+	surveyID, key string
+	score         int32
+	minute        int64
+}
+
+// add adds delta to each count at the minute of createdAt.
+func (d ratingDeltas) add(surveyID string, sc []store.Count, createdAt int64, delta int64) {
+	minute := rollup.FloorDiv(createdAt, rollup.MinuteMS)
+	for _, c := range sc {
+		d[ratingKey{surveyID, c.Key, int32(c.N), minute}] += delta
+	}
+}
+
+// queue queues the changes on the rows that row picks: one statement for all of them, its four
+// upserts reading the changes as arrays, each summing them to its own bucket size (one
+// statement may not upsert a row twice) and taking its rows in one order, so that concurrent
+// writers lock shared rows in the same order and never deadlock on them.
+func (d ratingDeltas) queue(b *pgx.Batch, row int) {
+	n := 0
+	for _, v := range d {
+		if v != 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	surveys, keys := make([]string, 0, n), make([]string, 0, n)
+	scores, deltas := make([]int32, 0, n), make([]int64, 0, n)
+	days, hours, minutes := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	for k, v := range d {
+		if v == 0 {
+			continue
+		}
+		surveys, keys, scores, deltas = append(surveys, k.surveyID), append(keys, k.key), append(scores, k.score), append(deltas, v)
+		ms := k.minute * rollup.MinuteMS
+		days = append(days, rollup.FloorDiv(ms, rollup.DayMS))
+		hours = append(hours, rollup.FloorDiv(ms, rollup.HourMS))
+		minutes = append(minutes, k.minute)
+	}
+	b.Queue(upsertRatings, surveys, keys, scores, deltas, days, hours, minutes, row%ratingShards)
+}
+
+// upsertRatings adds $4[i] to score $3[i] of key $2[i] of survey $1[i], on row $8, in the
+// totals and at day $5[i], hour $6[i] and minute $7[i].
 var upsertRatings = `WITH
-	input AS (SELECT * FROM unnest($2::text[], $3::int[], $5::bigint[]) AS t(question_id, score, n)),
-	totals AS (INSERT INTO rating_totals (survey_id, question_id, score, shard, n) SELECT $1, question_id, score, $4, n FROM input
+	input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+		AS t(survey_id, question_id, score, n, day, hour, minute)),
+	totals AS (INSERT INTO rating_totals (survey_id, question_id, score, shard, n)
+		SELECT survey_id, question_id, score, $8, SUM(n)::bigint FROM input GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
 		ON CONFLICT (survey_id, question_id, score, shard) DO UPDATE SET n = rating_totals.n + excluded.n),
-	days AS (INSERT INTO rating_days (survey_id, question_id, bucket, score, shard, n) SELECT $1, question_id, $6, score, $4, n FROM input
+	days AS (INSERT INTO rating_days (survey_id, question_id, bucket, score, shard, n)
+		SELECT survey_id, question_id, day, score, $8, SUM(n)::bigint FROM input GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_days.n + excluded.n),
-	hours AS (INSERT INTO rating_hours (survey_id, question_id, bucket, score, shard, n) SELECT $1, question_id, $7, score, $4, n FROM input
+	hours AS (INSERT INTO rating_hours (survey_id, question_id, bucket, score, shard, n)
+		SELECT survey_id, question_id, hour, score, $8, SUM(n)::bigint FROM input GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_hours.n + excluded.n)
-	INSERT INTO rating_minutes (survey_id, question_id, bucket, score, shard, n) SELECT $1, question_id, $8, score, $4, n FROM input
+	INSERT INTO rating_minutes (survey_id, question_id, bucket, score, shard, n)
+		SELECT survey_id, question_id, minute, score, $8, SUM(n)::bigint FROM input GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_minutes.n + excluded.n`
 
 // RatingCounts implements store.Store with store/internal/rollup: whole days, hours and

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -12,69 +11,37 @@ import (
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
-// PutResponse implements store.Store. A created response takes two round trips: BEGIN with
-// the insert, then one batch of what follows it (counters, history, rollups, the delivery) with
-// the COMMIT; the survey comes from the read cache.
+// PutResponse implements store.Store: the write joins a writer's next batch (see puts.go); a
+// created response's transaction takes two round trips, an update's three. The survey comes
+// from the read cache.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
-	sv, err := s.surveyByID(ctx, w.SurveyID)
-	if err != nil {
-		return store.Response{}, false, fmt.Errorf("put response: %w", err)
-	}
-	dataJSON, metaJSON, err := sqlrow.EncodeWrite(w)
-	if err != nil {
-		return store.Response{}, false, fmt.Errorf("put response: %w", err)
-	}
-	// Passed as bytes: pgx writes a []byte into a text parameter as it is, where a string
-	// conversion would copy a screenshot's 10 MiB once more.
-	data, meta := dataJSON, metaJSON
-	at := sqlrow.MS(w.At)
-	var (
-		resp    store.Response
-		created bool
-	)
-	err = s.pipelined(ctx, "put response "+w.ID, func(conn querier) error {
-		// First round trip: BEGIN and the insert, which tells whether the response is new.
-		var b1 pgx.Batch
-		b1.Queue(`BEGIN`)
-		b1.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
-			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, w.Finished)
-		br := conn.SendBatch(ctx, &b1)
-		_, err := br.Exec()
-		if err == nil {
-			err = br.QueryRow().Scan(&created)
-		}
-		cerr := br.Close()
-		switch {
-		case errors.Is(err, pgx.ErrNoRows) && cerr == nil: // the id is taken: an update
-			resp, err = s.updated(ctx, conn, w, sv, data, meta, at)
-			return err
-		case err != nil:
-			return err
-		case cerr != nil:
-			return cerr
-		}
-		// Second: everything that follows from a new response, and the commit.
-		resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-			Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: sqlrow.FromMS(at), UpdatedAt: sqlrow.FromMS(at)}
-		var b pgx.Batch
-		countInteraction(&b, rowOf(conn), w.SurveyID, w.Respondent, responded, at)
-		if w.Finished {
-			queueFinished(&b, rowOf(conn), w.SurveyID)
-		}
-		queueRatings(&b, rowOf(conn), w.SurveyID, store.Counts(&sv.Definition, w.Data, w.Finished), at, 1)
-		if sv.WebhookURL != "" && !w.Imported {
-			b.Queue(`INSERT INTO deliveries (id, survey_id, response_id, state, next_attempt_at, created_at, updated_at)
-				VALUES ($1, $2, $3, 'pending', $5, $4, $4)`, "dlv_"+s.ids.New(), w.SurveyID, w.ID, at, sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), w.Finished)))
-			b.Queue(`SELECT pg_notify($1, '')`, deliveriesChannel)
-		}
-		b.Queue(`COMMIT`)
-		return conn.SendBatch(ctx, &b).Close()
-	})
+	op, err := s.newPutOp(ctx, w)
 	if err != nil {
 		return store.Response{}, false, err
 	}
-	return resp, created, nil
+	s.put(ctx, op)
+	if op.err != nil {
+		return store.Response{}, false, op.err
+	}
+	return op.resp, op.created, nil
+}
+
+// newPutOp prepares a write: its survey, from the read cache, and its encoded answers.
+func (s *Store) newPutOp(ctx context.Context, w store.ResponseWrite) (*putOp, error) {
+	if err := s.checkOpen("put response"); err != nil {
+		return nil, err
+	}
+	sv, err := s.surveyByID(ctx, w.SurveyID)
+	if err != nil {
+		return nil, fmt.Errorf("put response: %w", err)
+	}
+	// Passed as bytes: pgx writes a []byte into a text parameter as it is, where a string
+	// conversion would copy a screenshot's 10 MiB once more.
+	data, meta, err := sqlrow.EncodeWrite(w)
+	if err != nil {
+		return nil, fmt.Errorf("put response: %w", err)
+	}
+	return &putOp{w: w, sv: sv, data: data, meta: meta, at: sqlrow.MS(w.At)}, nil
 }
 
 // rowOf picks, for a write on conn, which of a key's counter and rollup rows it adds to: the
@@ -111,56 +78,6 @@ func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier
 	return nil
 }
 
-// updated replaces the answers of an existing response of the same respondent; an imported
-// write changes nothing.
-func (s *Store) updated(ctx context.Context, tx querier, w store.ResponseWrite, sv store.Survey, data, meta []byte, at int64) (store.Response, error) {
-	old, err := scanResponse(tx.QueryRow(ctx, `SELECT `+responseColumns+` FROM responses WHERE survey_id = $1 AND id = $2 FOR UPDATE`,
-		w.SurveyID, w.ID))
-	switch {
-	case err != nil:
-		return store.Response{}, err
-	case w.Imported:
-		return old, tx.SendBatch(ctx, commitBatch()).Close()
-	case old.Respondent != w.Respondent:
-		return store.Response{}, store.Conflictf("the id belongs to another respondent's response")
-	}
-	oldCounts, err := sqlrow.StoredCounts(&sv.Definition, old.Data, old.Finished)
-	if err != nil {
-		return store.Response{}, err
-	}
-	finished := old.Finished || w.Finished // a finished response stays finished
-	var b pgx.Batch
-	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5 WHERE survey_id = $6 AND id = $7`,
-		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
-	if finished && !old.Finished {
-		queueFinished(&b, rowOf(tx), w.SurveyID)
-	}
-	queueTouch(&b, w.SurveyID, w.Respondent, responded.column, at)
-	// The scores move in the rollups, which stay on the response's creation time.
-	gone, added := sqlrow.Changed(oldCounts, store.Counts(&sv.Definition, w.Data, finished))
-	queueRatings(&b, rowOf(tx), w.SurveyID, gone, sqlrow.MS(old.CreatedAt), -1)
-	queueRatings(&b, rowOf(tx), w.SurveyID, added, sqlrow.MS(old.CreatedAt), 1)
-	if sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
-		// Not yet attempted: due the wait after this write, or now once finished.
-		b.Queue(`UPDATE deliveries SET next_attempt_at = $1, updated_at = $2
-			WHERE survey_id = $3 AND response_id = $4 AND state = 'pending' AND attempts = 0`,
-			sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(at), finished)), at, w.SurveyID, w.ID)
-	}
-	b.Queue(`COMMIT`)
-	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
-		return store.Response{}, err
-	}
-	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-		Telemetry: w.Telemetry, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: sqlrow.FromMS(at)}, nil
-}
-
-// commitBatch is a batch of COMMIT alone.
-func commitBatch() *pgx.Batch {
-	var b pgx.Batch
-	b.Queue(`COMMIT`)
-	return &b
-}
-
 // interaction is a kind of interaction a respondent has with a survey: the table of who ever
 // had it (for the unique counter), the time column of respondents, and the counters.
 type interaction struct {
@@ -174,26 +91,53 @@ var (
 )
 
 // countInteraction queues what an interaction changes: its counter and, when it is the
-// respondent's first of its kind, the unique counter (one insert into the kind's table tells,
-// however many writes race), on the survey's counter row that row picks (see rowOf); and the
-// respondent's last time of that kind.
+// respondent's first of its kind, the unique counter; and the respondent's last time of that
+// kind.
 func countInteraction(b *pgx.Batch, row int, surveyID, respondent string, kind interaction, at int64) {
-	b.Queue(`WITH first AS (INSERT INTO `+kind.firsts+` (survey_id, respondent) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
-		UPDATE survey_stats SET `+kind.total+` = `+kind.total+` + 1, `+kind.uniques+` = `+kind.uniques+` + (SELECT COUNT(*) FROM first)
-		WHERE survey_id = $1 AND shard = $3`, surveyID, respondent, row%statsShards)
-	queueTouch(b, surveyID, respondent, kind.column, at)
+	countFirsts(b, row, surveyID, kind, []string{respondent}, 1, 0)
+	t := touches{}
+	t.add(surveyID, respondent, at)
+	t.queue(b, kind.column)
 }
 
-// queueFinished queues counting a response finished, on the counter row that row picks.
-func queueFinished(b *pgx.Batch, row int, surveyID string) {
-	b.Queue(`UPDATE survey_stats SET finished = finished + 1 WHERE survey_id = $1 AND shard = $2`, surveyID, row%statsShards)
+// countFirsts queues adding total interactions of a kind, and finished responses, to the
+// survey's counter row that row picks (see rowOf), with the unique counter growing by those of
+// respondents (sorted, distinct) having their first of that kind: one insert into the kind's
+// table tells, however many writes race.
+func countFirsts(b *pgx.Batch, row int, surveyID string, kind interaction, respondents []string, total, finished int64) {
+	b.Queue(`WITH first AS (INSERT INTO `+kind.firsts+` (survey_id, respondent) SELECT $1, r FROM unnest($2::text[]) AS r ORDER BY r
+			ON CONFLICT DO NOTHING RETURNING 1)
+		UPDATE survey_stats SET `+kind.total+` = `+kind.total+` + $3, `+kind.uniques+` = `+kind.uniques+` + (SELECT COUNT(*) FROM first),
+			finished = finished + $4
+		WHERE survey_id = $1 AND shard = $5`, surveyID, respondents, total, finished, row%statsShards)
 }
 
-// queueTouch queues moving one of a respondent's last-interaction times forward to at.
-func queueTouch(b *pgx.Batch, surveyID, respondent, column string, at int64) {
-	b.Queue(`INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES ($1, $2, $3)
-		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = GREATEST(COALESCE(respondents.`+column+`, $3), $3)`,
-		surveyID, respondent, at)
+// touches are respondents' latest interactions of one kind, by survey and respondent.
+type touches map[[2]string]int64
+
+// add records an interaction at at.
+func (t touches) add(surveyID, respondent string, at int64) {
+	k := [2]string{surveyID, respondent}
+	if old, ok := t[k]; !ok || at > old {
+		t[k] = at
+	}
+}
+
+// queue queues moving each respondent's last time of the column's kind forward to theirs, in one
+// statement taking the rows in one order.
+func (t touches) queue(b *pgx.Batch, column string) {
+	if len(t) == 0 {
+		return
+	}
+	surveys, respondents, ats := make([]string, 0, len(t)), make([]string, 0, len(t)), make([]int64, 0, len(t))
+	for k, at := range t {
+		surveys, respondents, ats = append(surveys, k[0]), append(respondents, k[1]), append(ats, at)
+	}
+	b.Queue(`INSERT INTO respondents (survey_id, respondent, `+column+`)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) ORDER BY 1, 2
+		ON CONFLICT (survey_id, respondent) DO UPDATE
+		SET `+column+` = GREATEST(COALESCE(respondents.`+column+`, excluded.`+column+`), excluded.`+column+`)`,
+		surveys, respondents, ats)
 }
 
 const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`

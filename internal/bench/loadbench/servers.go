@@ -102,14 +102,16 @@ func serveSvc(db, sync string) error {
 	// SVC_LOADBENCH_METRICS=1 turns svc's metrics on, to measure what they cost.
 	var metrics *svc.Metrics
 	dbOpts := &sqlite.Options{Synchronous: sqlite.Synchronous(sync)}
+	pgOpts := &postgres.Options{}
 	if os.Getenv("SVC_LOADBENCH_METRICS") != "" {
 		metrics = svc.NewMetrics()
 		dbOpts.OnCommit = metrics.ObserveCommit
+		pgOpts.OnCommit = metrics.ObserveCommit
 	}
 	var st store.Store
 	var err error
 	if isPostgres(db) {
-		st, err = postgres.Open(context.Background(), db, nil)
+		st, err = postgres.Open(context.Background(), db, pgOpts)
 	} else {
 		st, err = sqlite.Open(context.Background(), db, dbOpts)
 	}
