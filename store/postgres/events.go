@@ -10,43 +10,34 @@ import (
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
-// RecordEvent implements store.Store.
+// RecordEvent implements store.Store: a new event joins a writer's next batch (see writer.go),
+// one round trip when it runs alone; an imported one is inserted unless it was before.
 func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
-	var kind interaction
-	switch e.Type {
-	case store.EventView:
-		kind = viewed
-	case store.EventDismiss:
-		kind = dismissed
-	default:
+	if e.Type != store.EventView && e.Type != store.EventDismiss {
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
-	at := sqlrow.MS(e.At)
-	insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES ($1, $2, $3, $4, $5)`
+	if err := s.checkOpen("record event"); err != nil {
+		return err
+	}
 	if !e.Imported {
-		// A new event always counts: the insert, the counters and the commit go in one round trip.
-		return s.pipelined(ctx, "record event", func(conn querier) error {
-			var b pgx.Batch
-			b.Queue(`BEGIN`)
-			b.Queue(insert, e.SurveyID, e.Respondent, string(e.Type), at, false)
-			countInteraction(&b, rowOf(conn), e.SurveyID, e.Respondent, kind, at)
-			queueRatings(&b, rowOf(conn), e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
-			b.Queue(`COMMIT`)
-			return conn.SendBatch(ctx, &b).Close()
-		})
+		op := &writeOp{event: &e}
+		s.write(ctx, op)
+		return op.err
 	}
 	return s.tx(ctx, "record event", func(tx pgx.Tx) error {
-		insert += ` ON CONFLICT (survey_id, respondent, type, created_at) WHERE imported DO NOTHING`
-		tag, err := tx.Exec(ctx, insert, e.SurveyID, e.Respondent, string(e.Type), at, true)
+		tag, err := tx.Exec(ctx, `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES ($1, $2, $3, $4, true)
+			ON CONFLICT (survey_id, respondent, type, created_at) WHERE imported DO NOTHING`,
+			e.SurveyID, e.Respondent, string(e.Type), sqlrow.MS(e.At))
 		if err != nil {
 			return err
 		}
 		if tag.RowsAffected() == 0 {
 			return nil // an imported event seen before
 		}
+		f := newFollowUps()
+		f.event(e)
 		var b pgx.Batch
-		countInteraction(&b, rowOf(tx.Conn()), e.SurveyID, e.Respondent, kind, at)
-		queueRatings(&b, rowOf(tx.Conn()), e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
+		f.queue(&b, rowOf(tx.Conn()))
 		return tx.SendBatch(ctx, &b).Close()
 	})
 }

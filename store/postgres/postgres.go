@@ -32,15 +32,15 @@ type Options struct {
 	// MaxConns bounds the connection pool; zero means pgxpool's default (the larger of 4 and
 	// the number of CPUs).
 	MaxConns int32
-	// Writers is how many transactions of responses run at once, each holding the writes that
-	// arrived while the one before ran (see PutResponse); zero means 1, which batches best.
+	// Writers is how many transactions of responses and events run at once, each holding the
+	// writes that arrived while the one before ran; zero means 1, which batches best.
 	// More help when the database has cores to spare and far more writes arrive than one
 	// writer commits (about 5,000 responses a second on this project's two-core machine).
 	Writers int
 	// MaxBatch caps how many writes share one transaction; zero means 64.
 	MaxBatch int
-	// OnCommit, when set, is called after each transaction of responses with how many writes
-	// it held and how long it took, for metrics (svc.Metrics.ObserveCommit). It must return
+	// OnCommit, when set, is called after each transaction of responses and events with how
+	// many writes it held and how long it took, for metrics (svc.Metrics.ObserveCommit). It must return
 	// quickly: the writer's next batch waits for it.
 	OnCommit func(writes int, took time.Duration)
 }
@@ -55,12 +55,13 @@ type Store struct {
 	// stopWatching ends the watch of other instances' changes; watching is done when it has.
 	stopWatching context.CancelFunc
 	watching     chan struct{}
-	// The writers of responses (see puts.go): puts hands them writes, stopPuts stops them.
-	puts     chan *putOp
-	stopPuts chan struct{}
-	writers  sync.WaitGroup
-	maxBatch int
-	onCommit func(writes int, took time.Duration)
+	// The writers of responses and events (see writer.go): ops hands them writes,
+	// stopWriters stops them.
+	ops         chan *writeOp
+	stopWriters chan struct{}
+	writers     sync.WaitGroup
+	maxBatch    int
+	onCommit    func(writes int, took time.Duration)
 }
 
 // Open connects to the database at url (postgres://... or postgresql://...), applies pending
@@ -96,7 +97,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 // Close closes the pool. Calls after Close fail with store.ErrClosed.
 func (s *Store) Close() error {
 	if s.closed.CompareAndSwap(false, true) {
-		close(s.stopPuts)
+		close(s.stopWriters)
 		s.writers.Wait()
 		s.stopWatching()
 		<-s.watching

@@ -11,7 +11,7 @@ import (
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
-// PutResponse implements store.Store: the write joins a writer's next batch (see puts.go); a
+// PutResponse implements store.Store: the write joins a writer's next batch (see writer.go); a
 // created response's transaction takes two round trips, an update's three. The survey comes
 // from the read cache.
 func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.Response, bool, error) {
@@ -19,7 +19,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	if err != nil {
 		return store.Response{}, false, err
 	}
-	s.put(ctx, op)
+	s.write(ctx, op)
 	if op.err != nil {
 		return store.Response{}, false, op.err
 	}
@@ -27,7 +27,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 }
 
 // newPutOp prepares a write: its survey, from the read cache, and its encoded answers.
-func (s *Store) newPutOp(ctx context.Context, w store.ResponseWrite) (*putOp, error) {
+func (s *Store) newPutOp(ctx context.Context, w store.ResponseWrite) (*writeOp, error) {
 	if err := s.checkOpen("put response"); err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (s *Store) newPutOp(ctx context.Context, w store.ResponseWrite) (*putOp, er
 	if err != nil {
 		return nil, fmt.Errorf("put response: %w", err)
 	}
-	return &putOp{w: w, sv: sv, data: data, meta: meta, at: sqlrow.MS(w.At)}, nil
+	return &writeOp{w: w, sv: sv, data: data, meta: meta, at: sqlrow.MS(w.At)}, nil
 }
 
 // rowOf picks, for a write on conn, which of a key's counter and rollup rows it adds to: the
@@ -76,68 +76,6 @@ func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier
 		return s.mapErr(err, what)
 	}
 	return nil
-}
-
-// interaction is a kind of interaction a respondent has with a survey: the table of who ever
-// had it (for the unique counter), the time column of respondents, and the counters.
-type interaction struct {
-	firsts, column, total, uniques string
-}
-
-var (
-	responded = interaction{"responders", "last_responded_at", "responses", "unique_responders"}
-	viewed    = interaction{"viewers", "last_viewed_at", "views", "unique_viewers"}
-	dismissed = interaction{"dismissers", "last_dismissed_at", "dismissals", "unique_dismissers"}
-)
-
-// countInteraction queues what an interaction changes: its counter and, when it is the
-// respondent's first of its kind, the unique counter; and the respondent's last time of that
-// kind.
-func countInteraction(b *pgx.Batch, row int, surveyID, respondent string, kind interaction, at int64) {
-	countFirsts(b, row, surveyID, kind, []string{respondent}, 1, 0)
-	t := touches{}
-	t.add(surveyID, respondent, at)
-	t.queue(b, kind.column)
-}
-
-// countFirsts queues adding total interactions of a kind, and finished responses, to the
-// survey's counter row that row picks (see rowOf), with the unique counter growing by those of
-// respondents (sorted, distinct) having their first of that kind: one insert into the kind's
-// table tells, however many writes race.
-func countFirsts(b *pgx.Batch, row int, surveyID string, kind interaction, respondents []string, total, finished int64) {
-	b.Queue(`WITH first AS (INSERT INTO `+kind.firsts+` (survey_id, respondent) SELECT $1, r FROM unnest($2::text[]) AS r ORDER BY r
-			ON CONFLICT DO NOTHING RETURNING 1)
-		UPDATE survey_stats SET `+kind.total+` = `+kind.total+` + $3, `+kind.uniques+` = `+kind.uniques+` + (SELECT COUNT(*) FROM first),
-			finished = finished + $4
-		WHERE survey_id = $1 AND shard = $5`, surveyID, respondents, total, finished, row%statsShards)
-}
-
-// touches are respondents' latest interactions of one kind, by survey and respondent.
-type touches map[[2]string]int64
-
-// add records an interaction at at.
-func (t touches) add(surveyID, respondent string, at int64) {
-	k := [2]string{surveyID, respondent}
-	if old, ok := t[k]; !ok || at > old {
-		t[k] = at
-	}
-}
-
-// queue queues moving each respondent's last time of the column's kind forward to theirs, in one
-// statement taking the rows in one order.
-func (t touches) queue(b *pgx.Batch, column string) {
-	if len(t) == 0 {
-		return
-	}
-	surveys, respondents, ats := make([]string, 0, len(t)), make([]string, 0, len(t)), make([]int64, 0, len(t))
-	for k, at := range t {
-		surveys, respondents, ats = append(surveys, k[0]), append(respondents, k[1]), append(ats, at)
-	}
-	b.Queue(`INSERT INTO respondents (survey_id, respondent, `+column+`)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) ORDER BY 1, 2
-		ON CONFLICT (survey_id, respondent) DO UPDATE
-		SET `+column+` = GREATEST(COALESCE(respondents.`+column+`, excluded.`+column+`), excluded.`+column+`)`,
-		surveys, respondents, ats)
 }
 
 const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres/pgtest"
@@ -64,9 +65,23 @@ func batchWrites(surveyID string) (stored, batch []store.ResponseWrite) {
 	return stored, batch
 }
 
-// TestBatchMatchesOneByOne runs writes as one batch in one store and one by one in another,
-// and compares everything a user can read of the two: each write's outcome, the responses,
-// stats, every count the writes touch (all time and one minute), histories and deliveries.
+// batchEvents are views and dismissals, by respondents who responded in the batch or before,
+// once or twice, and by one who did not.
+func batchEvents(surveyID string) []store.Event {
+	at := t0.Add(90 * time.Minute)
+	return []store.Event{
+		{SurveyID: surveyID, Respondent: "dan", Type: store.EventView, At: at},
+		{SurveyID: surveyID, Respondent: "dan", Type: store.EventView, At: at.Add(3 * time.Second)},
+		{SurveyID: surveyID, Respondent: "ann", Type: store.EventDismiss, At: at},
+		{SurveyID: surveyID, Respondent: "zed", Type: store.EventView, At: at.Add(time.Second)},
+		{SurveyID: surveyID, Respondent: "zed", Type: store.EventDismiss, At: at.Add(2 * time.Second)},
+	}
+}
+
+// TestBatchMatchesOneByOne runs writes of responses and events as one batch in one store and
+// one by one in another, and compares everything a user can read of the two: each write's
+// outcome, the responses, stats, every count the writes touch (all time and one minute),
+// histories, events and deliveries.
 // With a write PostgreSQL refuses in the batch, that write fails alone: its batch-mates commit.
 // That the one-by-one figures are right is the conformance suite's to check (a write alone is a
 // batch of one); this test checks that sharing a transaction changes none of them.
@@ -89,7 +104,7 @@ func testBatchMatchesOneByOne(t *testing.T, refused bool) {
 			}
 		}
 	}
-	var ops []*putOp
+	var ops []*writeOp
 	for _, w := range writes {
 		op, err := batched.newPutOp(ctx, w)
 		if err != nil {
@@ -97,15 +112,20 @@ func testBatchMatchesOneByOne(t *testing.T, refused bool) {
 		}
 		ops = append(ops, op)
 	}
-	batch, wantCommits := slices.Clone(ops), []int{len(ops)}
-	var ghost *putOp
+	events := batchEvents(sv.ID)
+	batch := slices.Clone(ops)
+	for _, e := range events {
+		batch = append(batch, &writeOp{event: &e})
+	}
+	wantCommits := []int{len(batch)}
+	var ghost *writeOp
 	if refused {
 		// A write for a survey that does not exist gets past the cache only if it is built
 		// by hand: the batch's insert then breaks the foreign key.
-		ghost = &putOp{w: writes[0], sv: ops[0].sv, data: ops[0].data, meta: ops[0].meta, at: ops[0].at}
+		ghost = &writeOp{w: writes[0], sv: ops[0].sv, data: ops[0].data, meta: ops[0].meta, at: ops[0].at}
 		ghost.w.SurveyID, ghost.w.ID = store.NewSurveyID(), "r-ghost"
 		batch = append(batch, ghost)
-		wantCommits = slices.Repeat([]int{1}, len(ops)) // each write again on its own
+		wantCommits = slices.Repeat([]int{1}, len(batch)-1) // each write again on its own
 	}
 	var commits []int
 	batched.onCommit = func(writes int, _ time.Duration) { commits = append(commits, writes) }
@@ -122,10 +142,18 @@ func testBatchMatchesOneByOne(t *testing.T, refused bool) {
 			t.Errorf("write %s: batched (%v, %+v, %v), one by one (%v, %+v, %v)", w.ID, op.created, op.resp, op.err, created, resp, err)
 		}
 	}
+	for _, e := range events {
+		if err := single.RecordEvent(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if !errors.Is(ops[len(ops)-1].err, store.ErrConflict) {
 		t.Errorf("another respondent's id: %v, want store.ErrConflict", ops[len(ops)-1].err)
 	}
 	all := append(stored, writes...)
+	for _, e := range events {
+		all = append(all, store.ResponseWrite{Respondent: e.Respondent}) // their histories too
+	}
 	if diff := cmp.Diff(readable(t, single, sv, all), readable(t, batched, sv, all)); diff != "" {
 		t.Errorf("the batch left a different state than the same writes one by one (-one by one +batched):\n%s", diff)
 	}
@@ -245,13 +273,14 @@ type state struct {
 	Minute     map[string]map[int]int64
 	Histories  map[string]store.History
 	Deliveries []string
+	Events     []string
 }
 
 func readable(t *testing.T, s *Store, sv store.Survey, writes []store.ResponseWrite) state {
 	t.Helper()
 	ctx := context.Background()
 	st := state{Responses: map[string]store.Response{}, Histories: map[string]store.History{}}
-	keys := map[string]bool{}
+	keys := map[string]bool{store.EventsKey: true}
 	for _, w := range writes {
 		for _, c := range store.Counts(&sv.Definition, w.Data, true) {
 			keys[c.Key] = true
@@ -279,17 +308,21 @@ func readable(t *testing.T, s *Store, sv store.Survey, writes []store.ResponseWr
 	if st.Minute, err = s.RatingCounts(ctx, sv.ID, ids, t0.Add(90*time.Minute), t0.Add(91*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT response_id || ' ' || state FROM deliveries ORDER BY response_id`)
+	st.Deliveries = column(t, s, `SELECT response_id || ' ' || state FROM deliveries ORDER BY 1`)
+	st.Events = column(t, s, `SELECT respondent || ' ' || type || ' ' || created_at FROM events ORDER BY 1`)
+	return st
+}
+
+// column reads a query's single text column.
+func column(t *testing.T, s *Store, query string) []string {
+	t.Helper()
+	rows, err := s.pool.Query(context.Background(), query)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			t.Fatal(err)
-		}
-		st.Deliveries = append(st.Deliveries, d)
+	list, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
 	}
-	return st
+	return list
 }
