@@ -187,6 +187,60 @@ func TestHostileQueriesAndPaths(t *testing.T) {
 	}
 }
 
+// TestNULRefused sends U+0000 wherever a string reaches the store as text: a 400, on every
+// backend (PostgreSQL's text cannot hold it; SQLite's could, and refuses it too, so that a
+// respondent id valid on one backend is valid on the other).
+func TestNULRefused(t *testing.T) {
+	e := setup(t)
+	survey := "/v1/svc/" + e.survA.ID
+	for _, c := range []struct{ method, path, body string }{
+		{"PUT", survey + "/response/" + e.ids.New(), `{"respondent":"a\u0000b","data":{},"metadata":{}}`},
+		{"PUT", survey + "/response/" + e.ids.New(), `{"respondent":"ann","data":{},"metadata":{},"telemetry":"x\u0000"}`},
+		{"POST", survey + "/respondent/a%00b/event", `{"type":"view"}`},
+		{"GET", survey + "/respondent/a%00b", ""},
+	} {
+		rec := e.public(c.method, c.path, c.body)
+		if rec.Code != 400 {
+			t.Errorf("%s %s %s: %d %s, want 400", c.method, c.path, c.body, rec.Code, rec.Body)
+		}
+	}
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v1/protected/surveys/" + e.survA.ID + "/responses?respondent=a%00b"},
+		{"GET", "/v1/protected/surveys/" + e.survA.ID + "/responses/export?respondent=a%00b"},
+		{"DELETE", "/v1/protected/respondents/a%00b"},
+	} {
+		rec := e.manage(c.method, c.path, "", e.skA)
+		if rec.Code != 400 {
+			t.Errorf("%s %s: %d %s, want 400", c.method, c.path, rec.Code, rec.Body)
+		}
+	}
+	// Elsewhere a U+0000 is refused or names nothing: never a server error.
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/v1/protected/surveys/" + e.survA.ID + "/score-distributions?questionIds=a%00b", ""},
+		{"GET", "/v1/protected/surveys/" + e.survA.ID + "/webhook-deliveries/a%00b/redeliver", ""},
+		{"POST", "/v1/protected/surveys/" + e.survA.ID + "/webhook-deliveries/a%00b/redeliver", ""},
+		{"GET", "/v1/protected/surveys/" + e.survA.ID + "/responses/a%00b", ""},
+		{"DELETE", "/v1/protected/surveys/a%00b", ""},
+		{"POST", "/v1/protected/surveys", strings.Replace(newSurveyBody, `"title":"Onboarding"`, `"id":"a\u0000b","title":"On\u0000boarding"`, 1)},
+		{"POST", "/v1/protected/surveys", strings.Replace(newSurveyBody, `"title":"Onboarding"`, `"title":"On\u0000boarding","webhookUrl":"https://example.com/\u0000"`, 1)},
+		{"PATCH", "/v1/protected/surveys/" + e.survA.ID, `{"title":"x\u0000","description":"\u0000"}`},
+	} {
+		if rec := e.manage(c.method, c.path, c.body, e.skA, "Content-Type", "application/json"); rec.Code >= 500 {
+			t.Errorf("%s %s %s: %d %s", c.method, c.path, c.body, rec.Code, rec.Body)
+		}
+	}
+	// Answers and metadata are stored as JSON, where U+0000 is escaped: they keep it.
+	id := e.ids.New()
+	rec := e.public("PUT", survey+"/response/"+id, `{"respondent":"ann","data":{"comments":"a\u0000b"},"metadata":{"k":"v\u0000"}}`)
+	if rec.Code != 200 {
+		t.Fatalf("answers holding U+0000: %d %s, want 200", rec.Code, rec.Body)
+	}
+	r, err := e.store.Response(t.Context(), e.survA.ID, id)
+	if err != nil || !strings.Contains(string(r.Data), `a\u0000b`) {
+		t.Errorf("stored answers %s, %v: the U+0000 is lost", r.Data, err)
+	}
+}
+
 // TestTenantIsolation uses team A's keys on every endpoint against team B's survey: always
 // 404, and the body never shows B's data.
 func TestTenantIsolation(t *testing.T) {

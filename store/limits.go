@@ -32,11 +32,14 @@ func CanonicalResponseID(id string) string {
 	return id
 }
 
-// ValidateRespondent checks a respondent identifier: 1 to 256 characters of valid UTF-8.
-// Errors wrap ErrInvalid.
+// ValidateRespondent checks a respondent identifier: 1 to 256 characters of valid UTF-8, none
+// of them U+0000, which PostgreSQL's text cannot hold. Errors wrap ErrInvalid.
 func ValidateRespondent(r string) error {
 	if r == "" || utf8.RuneCountInString(r) > MaxRespondentChars || !utf8.ValidString(r) {
 		return invalid("respondent must be 1 to %d characters", MaxRespondentChars)
+	}
+	if strings.IndexByte(r, 0) >= 0 {
+		return invalid("respondent must not contain U+0000")
 	}
 	return nil
 }
@@ -66,6 +69,9 @@ func (w *ResponseWrite) Validate() error {
 	}
 	if w.Telemetry != nil && len(*w.Telemetry) > MaxTelemetryBytes {
 		return invalid("telemetry may be at most %d bytes", MaxTelemetryBytes)
+	}
+	if w.Telemetry != nil && strings.IndexByte(*w.Telemetry, 0) >= 0 {
+		return invalid("telemetry must not contain U+0000") // PostgreSQL's text cannot hold it
 	}
 	return nil
 }

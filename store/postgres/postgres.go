@@ -152,6 +152,8 @@ func (s *Store) mapErr(err error, what string) error {
 			return fmt.Errorf("%s: %w", what, store.ErrConflict)
 		case "23503": // foreign_key_violation
 			return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character: a U+0000 in text
+			return fmt.Errorf("%s: %w", what, store.Invalidf("text must not contain U+0000"))
 		case "55P03", "57P03", "53300": // lock_not_available, cannot_connect_now, too_many_connections
 			return fmt.Errorf("%s: %w", what, store.ErrUnavailable)
 		}
