@@ -328,14 +328,16 @@ func printTargets(results map[string]result, peak int64, putBase string) {
 	}
 	r := func(a, b string) float64 { return ratio(results, a, b) }
 	fmt.Printf("\n| target | measured | |\n|---|---:|---|\n")
-	putTarget := 0.40
+	putTarget, sqliteOnly := 0.40, ""
 	if putBase == baselineRawPUT {
-		putTarget = 0.5
+		// PostgreSQL's target is the PUT against its raw INSERT loop (issue 26); the latency and
+		// event targets were set for SQLite, and are shown against it for comparison.
+		putTarget, sqliteOnly = 0.5, " (SQLite's target)"
 	}
 	row(fmt.Sprintf("PUT response >= %.2fx %s", putTarget, putBase), fmt.Sprintf("%.2fx", r(putResponse, putBase)),
 		r(putResponse, putBase) >= putTarget, putResponse)
-	row("PUT response p99 < 20 ms", fmt.Sprint(results[putResponse].pct(0.99).Round(10*time.Microsecond)), results[putResponse].pct(0.99) < 20*time.Millisecond, putResponse)
-	row("POST event >= 0.40x baseline POST", fmt.Sprintf("%.2fx", r(postEvent, baselinePOST)), r(postEvent, baselinePOST) >= 0.40, postEvent)
+	row("PUT response p99 < 20 ms"+sqliteOnly, fmt.Sprint(results[putResponse].pct(0.99).Round(10*time.Microsecond)), results[putResponse].pct(0.99) < 20*time.Millisecond, putResponse)
+	row("POST event >= 0.40x baseline POST"+sqliteOnly, fmt.Sprintf("%.2fx", r(postEvent, baselinePOST)), r(postEvent, baselinePOST) >= 0.40, postEvent)
 	row("GET survey >= 0.80x baseline GET", fmt.Sprintf("%.2fx", r(getSurveyScenario, baselineGET)), r(getSurveyScenario, baselineGET) >= 0.80, getSurveyScenario)
 	row("deep page p50 within 1.2x of first page", fmt.Sprintf("%.2fx", deep), deep <= 1.2, firstPage, deepPage)
 	pages := min(r(firstPage, baselineGET), r(deepPage, baselineGET)) // both pages must meet it
