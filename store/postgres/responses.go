@@ -50,6 +50,16 @@ func (s *Store) newPutOp(ctx context.Context, w store.ResponseWrite) (*writeOp, 
 // have consecutive ids), where rows picked at random collided, for most writes, under load.
 func rowOf(conn interface{ PgConn() *pgconn.PgConn }) int { return int(conn.PgConn().PID()) }
 
+// recovered runs fn, turning a panic into its error.
+func recovered(fn func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("postgres: write panicked: %v", v)
+		}
+	}()
+	return fn()
+}
+
 // querier is a connection the write paths send to: a pooled connection inside a transaction.
 type querier interface {
 	PgConn() *pgconn.PgConn
@@ -58,8 +68,9 @@ type querier interface {
 }
 
 // pipelined runs fn on a pooled connection, for a transaction that fn begins and commits inside
-// its batches, so that BEGIN and COMMIT cost no round trips of their own. After an error it
-// rolls back whatever fn left open.
+// its batches, so that BEGIN and COMMIT cost no round trips of their own. After an error, or a
+// panic (which becomes the error: fn may run on a writer goroutine, where a panic would end the
+// process), it rolls back whatever fn left open.
 func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier) error) error {
 	if err := s.checkOpen(what); err != nil {
 		return err
@@ -69,7 +80,7 @@ func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier
 		return s.mapErr(err, what)
 	}
 	defer conn.Release()
-	if err := fn(conn.Conn()); err != nil {
+	if err := recovered(func() error { return fn(conn.Conn()) }); err != nil {
 		if _, rerr := conn.Exec(context.Background(), `ROLLBACK`); rerr != nil {
 			conn.Conn().Close(context.Background()) // in no known state: not back into the pool
 		}

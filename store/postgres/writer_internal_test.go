@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -325,4 +326,32 @@ func column(t *testing.T, s *Store, query string) []string {
 		t.Fatal(err)
 	}
 	return list
+}
+
+// TestPanicInWriteRollsBack panics inside a write's transaction, as a bug in the writer's code
+// would: the write fails with an error rather than ending the process, what it had written is
+// rolled back, and the Store goes on writing.
+func TestPanicInWriteRollsBack(t *testing.T) {
+	ctx := context.Background()
+	s, sv := openWithSurvey(t, store.NewSurveyID(), nil)
+	err := s.pipelined(ctx, "a write", func(conn querier) error {
+		var b pgx.Batch
+		b.Queue(`BEGIN`)
+		b.Queue(`INSERT INTO events (survey_id, respondent, type, created_at) VALUES ($1, 'ann', 'view', 0)`, sv.ID)
+		if err := conn.SendBatch(ctx, &b).Close(); err != nil {
+			return err
+		}
+		panic("a bug")
+	})
+	if err == nil || !strings.Contains(err.Error(), "panicked: a bug") {
+		t.Fatalf("the write returned %v, want its panic as an error", err)
+	}
+	for range 2 * int(s.pool.Config().MaxConns) { // every connection of the pool, the one that panicked too
+		if err := s.RecordEvent(ctx, store.Event{SurveyID: sv.ID, Respondent: "bob", Type: store.EventView, At: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := column(t, s, `SELECT respondent FROM events ORDER BY 1 LIMIT 1`); !cmp.Equal(got, []string{"bob"}) {
+		t.Errorf("events %v: the panicked write's insert was kept", got)
+	}
 }
