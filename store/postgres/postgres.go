@@ -13,6 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -145,6 +147,9 @@ func (s *Store) mapErr(err error, what string) error {
 	if s.closed.Load() {
 		return fmt.Errorf("%s: %w", what, store.ErrClosed)
 	}
+	if unreachable(err) {
+		return fmt.Errorf("%s: %w: %w", what, store.ErrUnavailable, err)
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		switch pe.Code {
@@ -162,6 +167,18 @@ func (s *Store) mapErr(err error, what string) error {
 		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
 	}
 	return fmt.Errorf("%s: %w", what, err)
+}
+
+// unreachable reports whether err says the database could not be reached or did not answer in
+// time (a restart, a failover, a network fault), rather than that it refused the statement:
+// such a call may succeed when retried later.
+func unreachable(err error) bool {
+	var (
+		ce *pgconn.ConnectError
+		ne net.Error
+	)
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, context.DeadlineExceeded)
 }
 
 // Pool returns the Store's connection pool, for an app that keeps tables of its own in the same

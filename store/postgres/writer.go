@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -150,9 +151,11 @@ func (s *Store) takeOps(batch *[]*writeOp) *writeOp {
 	return nil
 }
 
-// runBatch runs a batch in one transaction. When it fails (a write PostgreSQL refuses, or a
-// deadlock with another instance), nothing of it was committed, and each write runs again in a
-// transaction of its own, so that only a failing write fails.
+// runBatch runs a batch in one transaction. When PostgreSQL refuses it (a write it rejects, or
+// a deadlock with another instance), nothing of it was committed, and each write runs again in
+// a transaction of its own, so that only a failing write fails. When the database cannot be
+// reached, or the batch times out, every write fails at once: running them one by one would
+// make the last wait for each timeout before it.
 func (s *Store) runBatch(batch []*writeOp) {
 	run := func(ops []*writeOp) error {
 		ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
@@ -162,8 +165,10 @@ func (s *Store) runBatch(batch []*writeOp) {
 	err := run(batch)
 	switch {
 	case err == nil:
-	case len(batch) == 1:
-		batch[0].err = err
+	case len(batch) == 1 || errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrClosed):
+		for _, op := range batch {
+			op.err = err
+		}
 	default:
 		for _, op := range batch {
 			if err := run([]*writeOp{op}); err != nil {
