@@ -148,6 +148,20 @@ type SharedSurveyReader interface {
 	SharedSurvey(ctx context.Context, teamID, id string) (Survey, error)
 }
 
+// SurveyModifier is an optional interface of a Store that changes a survey atomically: for
+// changes that depend on the survey as it stands (a merge patch, an If-Match check, a secret's
+// rotation) when several processes share the database. ModifySurvey reads the team's survey as
+// stored, never from a cache, calls fn with it, and stores what fn leaves in it as UpdateSurvey
+// does, with no other change of the survey between the read and the write, in this process or
+// another. It returns the survey stored (its UpdatedAt as stored). An error of fn is returned as
+// it is, and nothing changes. fn may run more than once, only the last run counting, so it must
+// compute only from the survey it is given. It returns ErrNotFound for a survey the team does
+// not hold. Use store.ModifySurvey, which falls back on Survey and UpdateSurvey for a Store
+// without it.
+type SurveyModifier interface {
+	ModifySurvey(ctx context.Context, teamID, id string, fn func(*Survey) error) (Survey, error)
+}
+
 // DeliveryState is where a webhook delivery stands.
 type DeliveryState string
 

@@ -14,16 +14,35 @@ import (
 // with the old one too until now+overlap, so receivers can switch secrets without refusing a
 // delivery.
 func RotateWebhookSecret(ctx context.Context, s Store, teamID, surveyID, newSecret string, overlap time.Duration, now time.Time) error {
-	sv, err := s.Survey(ctx, teamID, surveyID)
+	_, err := ModifySurvey(ctx, s, teamID, surveyID, func(sv *Survey) error {
+		sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(overlap)
+		sv.WebhookSecret, sv.UpdatedAt = newSecret, now
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("rotate webhook secret: %w", err)
 	}
-	sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(overlap)
-	sv.WebhookSecret, sv.UpdatedAt = newSecret, now
-	if err := s.UpdateSurvey(ctx, sv); err != nil {
-		return fmt.Errorf("rotate webhook secret: %w", err)
-	}
 	return nil
+}
+
+// ModifySurvey changes a survey with fn, atomically when s is a SurveyModifier (see it). With
+// another Store it reads the survey, calls fn and updates the survey, and a change made by
+// another process in between is lost.
+func ModifySurvey(ctx context.Context, s Store, teamID, id string, fn func(*Survey) error) (Survey, error) {
+	if m, ok := s.(SurveyModifier); ok {
+		return m.ModifySurvey(ctx, teamID, id, fn)
+	}
+	sv, err := s.Survey(ctx, teamID, id)
+	if err != nil {
+		return Survey{}, err
+	}
+	if err := fn(&sv); err != nil {
+		return Survey{}, err
+	}
+	if err := s.UpdateSurvey(ctx, sv); err != nil {
+		return Survey{}, err
+	}
+	return s.Survey(ctx, teamID, id)
 }
 
 // NewWebhookSecret returns a new webhook secret in the Standard Webhooks form: "whsec_" and the
@@ -41,12 +60,11 @@ func SetSurveyStatus(ctx context.Context, s Store, teamID, surveyID string, stat
 	if !status.Valid() {
 		return fmt.Errorf("set survey status: %w", invalid("status %q is not active, inactive or deleted", status))
 	}
-	sv, err := s.Survey(ctx, teamID, surveyID)
+	_, err := ModifySurvey(ctx, s, teamID, surveyID, func(sv *Survey) error {
+		sv.Status, sv.UpdatedAt = status, now
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("set survey status: %w", err)
-	}
-	sv.Status, sv.UpdatedAt = status, now
-	if err := s.UpdateSurvey(ctx, sv); err != nil {
 		return fmt.Errorf("set survey status: %w", err)
 	}
 	return nil

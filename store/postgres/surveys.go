@@ -49,8 +49,7 @@ func expiry(sv store.Survey) int64 {
 	return sqlrow.MS(sv.PreviousSecretExpiresAt)
 }
 
-// UpdateSurvey implements store.Store. updated_at only moves forward, so it identifies a
-// version of the survey even for two updates within one millisecond.
+// UpdateSurvey implements store.Store.
 func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	def, err := sqlrow.EncodeSurvey(&sv)
 	if err != nil {
@@ -61,15 +60,60 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 	}
 	defer s.announce(ctx, "survey:"+sv.ID)
 	defer s.cache.dropSurvey(sv.ID)
-	tag, err := s.pool.Exec(ctx, `UPDATE surveys SET status = $1, definition = $2, webhook_url = $3, webhook_secret = $4,
-		previous_secret = $5, previous_secret_expiry = $6, webhook_wait_seconds = $10, updated_at = GREATEST($7, updated_at + 1) WHERE id = $8 AND team_id = $9`,
-		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(sv), sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID, sv.WebhookWaitSeconds)
+	return s.mapErr(storeSurvey(ctx, s.pool, &sv, def), "update survey "+sv.ID)
+}
+
+// ModifySurvey implements store.SurveyModifier: the survey's row is locked (FOR UPDATE) from
+// the read to the write's commit, so a change by another instance waits for this one and then
+// reads what it wrote.
+func (s *Store) ModifySurvey(ctx context.Context, teamID, id string, fn func(*store.Survey) error) (store.Survey, error) {
+	var (
+		out   store.Survey
+		fnErr error
+	)
+	defer s.announce(ctx, "survey:"+id)
+	defer s.cache.dropSurvey(id)
+	err := s.tx(ctx, "update survey "+id, func(tx pgx.Tx) error {
+		sv, err := sqlrow.ScanSurvey(tx.QueryRow(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE id = $1 FOR UPDATE`, id))
+		if sv, err = sqlrow.OfTeam(sv, err, teamID); err != nil {
+			return err
+		}
+		if fnErr = fn(&sv); fnErr != nil {
+			return fnErr
+		}
+		sv.ID, sv.TeamID = id, teamID
+		def, err := sqlrow.EncodeSurvey(&sv)
+		if err != nil {
+			return err
+		}
+		if err := storeSurvey(ctx, tx, &sv, def); err != nil {
+			return err
+		}
+		out = sv
+		return nil
+	})
+	if fnErr != nil {
+		return store.Survey{}, fnErr // as fn gave it
+	}
+	return out, err
+}
+
+// storeSurvey writes a survey's changeable columns and sets sv.UpdatedAt as stored: updated_at
+// only moves forward, so it identifies a version of the survey (ETags key on it) even for two
+// updates within one millisecond.
+func storeSurvey(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, sv *store.Survey, def []byte) error {
+	var at int64
+	err := q.QueryRow(ctx, `UPDATE surveys SET status = $1, definition = $2, webhook_url = $3, webhook_secret = $4,
+		previous_secret = $5, previous_secret_expiry = $6, webhook_wait_seconds = $10, updated_at = GREATEST($7, updated_at + 1)
+		WHERE id = $8 AND team_id = $9 RETURNING updated_at`,
+		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret, expiry(*sv), sqlrow.MS(sv.UpdatedAt),
+		sv.ID, sv.TeamID, sv.WebhookWaitSeconds).Scan(&at)
 	if err != nil {
-		return s.mapErr(err, "update survey "+sv.ID)
+		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("update survey %s: %w", sv.ID, store.ErrNotFound)
-	}
+	sv.UpdatedAt = sqlrow.FromMS(at)
 	return nil
 }
 

@@ -44,21 +44,52 @@ func (s *Store) UpdateSurvey(ctx context.Context, sv store.Survey) error {
 		return fmt.Errorf("update survey: %w", err)
 	}
 	defer s.cache.dropSurvey(sv.ID)
-	// updated_at only moves forward, so it identifies a version of the survey (caches of
-	// encoded surveys key on it) even for two updates within one millisecond.
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`UPDATE surveys SET status = ?, definition = ?, webhook_url = ?, webhook_secret = ?,
-			previous_secret = ?, previous_secret_expiry = ?, webhook_wait_seconds = ?, updated_at = MAX(?, updated_at + 1) WHERE id = ? AND team_id = ?`,
-			string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
-			sqlrow.MS(sv.PreviousSecretExpiresAt), sv.WebhookWaitSeconds, sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID)
+	return s.write(ctx, func(tx *sql.Tx) error { return s.storeSurvey(tx, &sv, def) })
+}
+
+// ModifySurvey implements store.SurveyModifier: the read and the write are one of the writer's
+// transactions, which hold the database's write lock from their start (BEGIN IMMEDIATE), so no
+// other write, of this process or another sharing the file, comes between them.
+func (s *Store) ModifySurvey(ctx context.Context, teamID, id string, fn func(*store.Survey) error) (store.Survey, error) {
+	var out store.Survey
+	defer s.cache.dropSurvey(id)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		sv, err := sqlrow.ScanSurvey(tx.QueryRow(`SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE id = ?`, id))
+		if sv, err = sqlrow.OfTeam(sv, err, teamID); err != nil {
+			return s.mapErr(err, "survey "+id)
+		}
+		if err := fn(&sv); err != nil {
+			return err
+		}
+		sv.ID, sv.TeamID = id, teamID
+		def, err := sqlrow.EncodeSurvey(&sv)
 		if err != nil {
-			return s.mapErr(err, "update survey "+sv.ID)
+			return fmt.Errorf("update survey: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("update survey %s: %w", sv.ID, store.ErrNotFound)
+		if err := s.storeSurvey(tx, &sv, def); err != nil {
+			return err
 		}
+		out = sv
 		return nil
 	})
+	return out, err
+}
+
+// storeSurvey writes a survey's changeable columns and sets sv.UpdatedAt as stored: updated_at
+// only moves forward, so it identifies a version of the survey (caches of encoded surveys and
+// ETags key on it) even for two updates within one millisecond.
+func (s *Store) storeSurvey(tx *sql.Tx, sv *store.Survey, def []byte) error {
+	var at int64
+	err := tx.QueryRow(`UPDATE surveys SET status = ?, definition = ?, webhook_url = ?, webhook_secret = ?,
+		previous_secret = ?, previous_secret_expiry = ?, webhook_wait_seconds = ?, updated_at = MAX(?, updated_at + 1) WHERE id = ? AND team_id = ?
+		RETURNING updated_at`,
+		string(sv.Status), def, sv.WebhookURL, sv.WebhookSecret, sv.PreviousWebhookSecret,
+		sqlrow.MS(sv.PreviousSecretExpiresAt), sv.WebhookWaitSeconds, sqlrow.MS(sv.UpdatedAt), sv.ID, sv.TeamID).Scan(&at)
+	if err != nil {
+		return s.mapErr(err, "update survey "+sv.ID)
+	}
+	sv.UpdatedAt = sqlrow.FromMS(at)
+	return nil
 }
 
 // Survey implements store.Store.

@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Keys", testKeys},
 		{"Surveys", testSurveys},
 		{"SurveyList", testSurveyList},
+		{"ModifySurvey", testModifySurvey},
 		{"ResponseCreateUpdate", testResponseCreateUpdate},
 		{"ResponseConcurrentCreate", testResponseConcurrentCreate},
 		{"ResponseList", testResponseList},
