@@ -381,3 +381,63 @@ func TestClusterSeesManagementChanges(t *testing.T) {
 		}
 	}
 }
+
+// Changes of one survey through every instance at once: of the PATCHes sent with the same
+// If-Match, exactly one passes (the others 412); merge patches of different members sent
+// together all land, none lost to another's read of the survey before it.
+func TestClusterSurveyChangesTakeTurns(t *testing.T) {
+	c := newCluster(t, "")
+	base := "/v1/protected/surveys/" + c.survey.ID
+	etag := c.do(0, "GET", base, "", true).Header().Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	const n = 9
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := httptest.NewRequest("PATCH", base, strings.NewReader(fmt.Sprintf(`{"title":"Title %d"}`, i)))
+			r.Header.Set("Authorization", "Bearer "+c.sk)
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("If-Match", etag)
+			rec := httptest.NewRecorder()
+			c.instances[i%len(c.instances)].ServeHTTP(rec, r)
+			codes[i] = rec.Code
+		}()
+	}
+	wg.Wait()
+	passed := 0
+	for i, code := range codes {
+		switch code {
+		case 200:
+			passed++
+		case 412:
+		default:
+			t.Errorf("PATCH %d: %d", i, code)
+		}
+	}
+	if passed != 1 {
+		t.Errorf("%d PATCHes with one If-Match passed (%v), want exactly 1", passed, codes)
+	}
+
+	members := []string{`{"description":"Described"}`, `{"webhookWaitSeconds":60}`, `{"status":"inactive"}`}
+	for i, m := range members {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if rec := c.do(i, "PATCH", base, m, true); rec.Code != 200 {
+				t.Errorf("PATCH %s: %d %s", m, rec.Code, rec.Body)
+			}
+		}()
+	}
+	wg.Wait()
+	got := c.do(1, "GET", base, "", true).Body.String()
+	for _, want := range []string{`"description":"Described"`, `"webhookWaitSeconds":60`, `"status":"inactive"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after three patches at once the survey lacks %s: one was lost\n%s", want, got)
+		}
+	}
+}

@@ -82,8 +82,9 @@ type Handler struct {
 
 	pageBuffers sync.Pool // of *[]byte, see pageBuffer
 
-	// manageMu serializes this handler's changes to surveys, so that each If-Match is checked
-	// against the survey as it is changed.
+	// manageMu serializes this handler's changes to surveys: with a Store that is not a
+	// store.SurveyModifier, it keeps each If-Match checked against the survey as it is changed,
+	// within this process.
 	manageMu sync.Mutex
 
 	// widget holds the browser widget's built files by name.

@@ -139,13 +139,16 @@ func (h *Handler) handleSurveyPatch(w http.ResponseWriter, r *http.Request, team
 	if _, ok := patch["webhookSecret"]; ok {
 		return badRequest("webhookSecret cannot be patched: POST .../webhook-secret makes a new one, and the old one keeps signing for 24 hours")
 	}
-	h.manageMu.Lock()
-	defer h.manageMu.Unlock()
-	sv, err := h.currentSurvey(r, teamID)
+	sv, err := h.changeSurvey(r, teamID, func(sv *store.Survey) error { return h.applyPatch(sv, patch) })
 	if err != nil {
 		return err
 	}
-	members, err := surveyAsMembers(sv)
+	return h.writeSurvey(w, http.StatusOK, sv)
+}
+
+// applyPatch applies a merge patch's members to sv.
+func (h *Handler) applyPatch(sv *store.Survey, patch map[string]json.RawMessage) error {
+	members, err := surveyAsMembers(*sv)
 	if err != nil {
 		return err
 	}
@@ -170,13 +173,7 @@ func (h *Handler) handleSurveyPatch(w http.ResponseWriter, r *http.Request, team
 		return badRequest("DELETE the survey to delete it")
 	}
 	sv.Status, sv.Definition, sv.WebhookURL, sv.WebhookWaitSeconds, sv.UpdatedAt = in.Status, in.Definition, in.WebhookURL, in.WebhookWaitSeconds, h.now().UTC()
-	if err := sv.Validate(); err != nil {
-		return err
-	}
-	if err := h.store.UpdateSurvey(r.Context(), sv); err != nil {
-		return err
-	}
-	return h.writeSurvey(w, http.StatusOK, sv)
+	return sv.Validate()
 }
 
 // surveyAsMembers is the survey as the members a body would give it.
@@ -198,14 +195,11 @@ func surveyAsMembers(sv store.Survey) (map[string]json.RawMessage, error) {
 
 // handleSurveyDelete serves "DELETE /v1/protected/surveys/{surveyId}": a soft delete.
 func (h *Handler) handleSurveyDelete(w http.ResponseWriter, r *http.Request, teamID string) error {
-	h.manageMu.Lock()
-	defer h.manageMu.Unlock()
-	sv, err := h.currentSurvey(r, teamID)
+	_, err := h.changeSurvey(r, teamID, func(sv *store.Survey) error {
+		sv.Status, sv.UpdatedAt = store.StatusDeleted, h.now().UTC()
+		return nil
+	})
 	if err != nil {
-		return err
-	}
-	sv.Status, sv.UpdatedAt = store.StatusDeleted, h.now().UTC()
-	if err := h.store.UpdateSurvey(r.Context(), sv); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -214,15 +208,14 @@ func (h *Handler) handleSurveyDelete(w http.ResponseWriter, r *http.Request, tea
 
 // handleWebhookSecretPost serves "POST /v1/protected/surveys/{surveyId}/webhook-secret".
 func (h *Handler) handleWebhookSecretPost(w http.ResponseWriter, r *http.Request, teamID string) error {
-	h.manageMu.Lock()
-	defer h.manageMu.Unlock()
-	sv, err := h.currentSurvey(r, teamID)
-	if err != nil {
-		return err
-	}
 	secret := store.NewWebhookSecret()
-	now := h.now().UTC()
-	if err := store.RotateWebhookSecret(r.Context(), h.store, teamID, sv.ID, secret, webhookSecretOverlap, now); err != nil {
+	_, err := h.changeSurvey(r, teamID, func(sv *store.Survey) error {
+		now := h.now().UTC()
+		sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(webhookSecretOverlap)
+		sv.WebhookSecret, sv.UpdatedAt = secret, now
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -236,23 +229,30 @@ func (h *Handler) handleWebhookSecretPost(w http.ResponseWriter, r *http.Request
 	return nil
 }
 
-// currentSurvey loads the request's survey for a change, unread from any cache, and checks the
-// request's If-Match against it.
-func (h *Handler) currentSurvey(r *http.Request, teamID string) (store.Survey, error) {
+// changeSurvey changes the request's survey with fn, after checking that it is not deleted and
+// that the request's If-Match holds, against the survey as stored and atomically with the
+// change (see store.SurveyModifier), so that two instances changing one survey at once do not
+// both pass. It returns the survey stored.
+func (h *Handler) changeSurvey(r *http.Request, teamID string, fn func(*store.Survey) error) (store.Survey, error) {
 	id := r.PathValue("surveyId")
 	if !store.ValidSurveyID(id) {
 		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2", truncate(id)))
 	}
-	sv, err := h.store.Survey(r.Context(), teamID, id)
+	// For a Store without store.SurveyModifier, this handler's own changes at least take turns.
+	h.manageMu.Lock()
+	defer h.manageMu.Unlock()
+	sv, err := store.ModifySurvey(r.Context(), h.store, teamID, id, func(sv *store.Survey) error {
+		if sv.Status == store.StatusDeleted {
+			return notFound("survey not found")
+		}
+		if match := headerValue(r.Header, "If-Match"); match != "" && !ifMatchHolds(match, surveyETag(*sv)) {
+			return &Error{Status: http.StatusPreconditionFailed, Code: CodePrecondition,
+				Message: "the survey changed since its ETag was read (If-Match does not match): read it again"}
+		}
+		return fn(sv)
+	})
 	if err != nil {
 		return store.Survey{}, surveyNotFound(err)
-	}
-	if sv.Status == store.StatusDeleted {
-		return store.Survey{}, notFound("survey not found")
-	}
-	if match := headerValue(r.Header, "If-Match"); match != "" && !ifMatchHolds(match, surveyETag(sv)) {
-		return store.Survey{}, &Error{Status: http.StatusPreconditionFailed, Code: CodePrecondition,
-			Message: "the survey changed since its ETag was read (If-Match does not match): read it again"}
 	}
 	return sv, nil
 }
