@@ -67,7 +67,9 @@ func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) 
 	var erased store.Erased
 	err := s.tx(ctx, "erase respondent", func(tx pgx.Tx) error {
 		erased = store.Erased{}
-		rows, err := tx.Query(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE team_id = $1`, teamID)
+		// In the surveys' order, as the writers' batches take rows (see followUps.queue), so that
+		// an erasure and a batch touching the same respondent wait rather than deadlock.
+		rows, err := tx.Query(ctx, `SELECT `+sqlrow.SurveyColumns+` FROM surveys WHERE team_id = $1 ORDER BY id`, teamID)
 		if err != nil {
 			return err
 		}

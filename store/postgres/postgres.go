@@ -159,7 +159,9 @@ func (s *Store) mapErr(err error, what string) error {
 			return fmt.Errorf("%s: %w", what, store.ErrNotFound)
 		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character: a U+0000 in text
 			return fmt.Errorf("%s: %w", what, store.Invalidf("text must not contain U+0000"))
-		case "55P03", "57P03", "53300": // lock_not_available, cannot_connect_now, too_many_connections
+		case "55P03", "57P03", "53300", "40P01", "40001":
+			// lock_not_available, cannot_connect_now, too_many_connections, and a deadlock or
+			// serialization failure with another transaction: the call may succeed when retried.
 			return fmt.Errorf("%s: %w", what, store.ErrUnavailable)
 		}
 	}

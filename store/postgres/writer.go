@@ -165,7 +165,7 @@ func (s *Store) runBatch(batch []*writeOp) {
 	err := run(batch)
 	switch {
 	case err == nil:
-	case len(batch) == 1 || errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrClosed):
+	case len(batch) == 1 || unreachable(err) || errors.Is(err, store.ErrClosed):
 		for _, op := range batch {
 			op.err = err
 		}

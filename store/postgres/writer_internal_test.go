@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres/pgtest"
@@ -472,4 +473,34 @@ func (p *proxy) restore() {
 	p.mu.Lock()
 	p.down = false
 	p.mu.Unlock()
+}
+
+// TestErrorsMapped checks how PostgreSQL's errors reach callers, and which make a failed batch
+// run its writes again one by one (the database answered: only some writes may be at fault)
+// rather than fail them all (it could not be reached: each would wait for the same outage).
+func TestErrorsMapped(t *testing.T) {
+	s := &Store{}
+	for _, c := range []struct {
+		err      error
+		want     error
+		oneByOne bool
+	}{
+		{&pgconn.PgError{Code: "23503"}, store.ErrNotFound, true},
+		{&pgconn.PgError{Code: "23505"}, store.ErrConflict, true},
+		{&pgconn.PgError{Code: "22021"}, store.ErrInvalid, true},
+		{&pgconn.PgError{Code: "40P01"}, store.ErrUnavailable, true}, // a deadlock with another batch
+		{&pgconn.PgError{Code: "40001"}, store.ErrUnavailable, true},
+		{&pgconn.PgError{Code: "57P03"}, store.ErrUnavailable, true},
+		{&net.OpError{Op: "dial", Err: errors.New("connection refused")}, store.ErrUnavailable, false},
+		{fmt.Errorf("batch: %w", context.DeadlineExceeded), store.ErrUnavailable, false},
+		{io.ErrUnexpectedEOF, store.ErrUnavailable, false},
+	} {
+		got := s.mapErr(c.err, "write")
+		if !errors.Is(got, c.want) {
+			t.Errorf("%v: mapped to %v, want %v", c.err, got, c.want)
+		}
+		if oneByOne := !unreachable(got); oneByOne != c.oneByOne {
+			t.Errorf("%v: a batch failing with it runs again one by one: %v, want %v", c.err, oneByOne, c.oneByOne)
+		}
+	}
 }
