@@ -11,7 +11,7 @@ import (
 )
 
 // RecordEvent implements store.Store: a new event joins a writer's next batch (see writer.go),
-// one round trip when it runs alone; an imported one is inserted unless it was before.
+// two round trips when it runs alone; an imported one is inserted unless it was before.
 func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 	if e.Type != store.EventView && e.Type != store.EventDismiss {
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))

@@ -1,10 +1,12 @@
 // Package postgres is a store.Store on PostgreSQL, with github.com/jackc/pgx/v5, for apps that
 // run several instances on one database. It passes the conformance suite of store/storetest.
 //
-// Every write is one transaction. Counters are spread over a few rows per survey, so that
-// concurrent writes to one survey do not queue on one row; a respondent's first view,
-// dismissal and response are counted once by a conditional update of their row, which
-// PostgreSQL serializes. Webhook deliveries are claimed with FOR UPDATE SKIP LOCKED, so
+// Responses and events are committed in batches (group commit): a writer takes the writes
+// waiting when it is free and runs them in one transaction, summing what they add to counters
+// and rollups, so one commit and one change of each shared row serve many writes. Counters are
+// spread over a few rows per survey, so that concurrent transactions do not queue on one row;
+// a respondent's first view, dismissal and response are counted once by an insert into a
+// table of who had one, which PostgreSQL serializes. Webhook deliveries are claimed with FOR UPDATE SKIP LOCKED, so
 // instances sharing the database never claim the same one. The schema is embedded SQL,
 // applied at Open under an advisory lock, so instances starting together do not race.
 package postgres
