@@ -67,6 +67,7 @@ func FuzzResponsePut(f *testing.F) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil {
 			t.Fatalf("list after PUT %q is not JSON: %v\n%s", body, err, rec.Body)
 		}
+		id = store.CanonicalResponseID(id) // a UUID is stored in lower case
 		found := false
 		for _, got := range page.Data {
 			if got.ID == id {
