@@ -1,0 +1,194 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres/pgtest"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// TestPanicInWriteRollsBack panics inside a write's transaction, as a bug in the writer's code
+// would: the write fails with an error rather than ending the process, what it had written is
+// rolled back, and the Store goes on writing.
+func TestPanicInWriteRollsBack(t *testing.T) {
+	ctx := context.Background()
+	s, sv := openWithSurvey(t, store.NewSurveyID(), nil)
+	err := s.pipelined(ctx, "a write", func(conn querier) error {
+		var b pgx.Batch
+		b.Queue(`BEGIN`)
+		b.Queue(`INSERT INTO events (survey_id, respondent, type, created_at) VALUES ($1, 'ann', 'view', 0)`, sv.ID)
+		if err := conn.SendBatch(ctx, &b).Close(); err != nil {
+			return err
+		}
+		panic("a bug")
+	})
+	if err == nil || !strings.Contains(err.Error(), "panicked: a bug") {
+		t.Fatalf("the write returned %v, want its panic as an error", err)
+	}
+	for range 2 * int(s.pool.Config().MaxConns) { // every connection of the pool, the one that panicked too
+		if err := s.RecordEvent(ctx, store.Event{SurveyID: sv.ID, Respondent: "bob", Type: store.EventView, At: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := column(t, s, `SELECT respondent FROM events ORDER BY 1 LIMIT 1`); !cmp.Equal(got, []string{"bob"}) {
+		t.Errorf("events %v: the panicked write's insert was kept", got)
+	}
+}
+
+// TestDatabaseGoneFailsWritesAtOnce cuts the connection to PostgreSQL (through a loopback proxy
+// the test controls) under a load of writes: every write fails with store.ErrUnavailable (the
+// HTTP layer's 503 and Retry-After) rather than with an unknown error (a 500). After the
+// database is back, writes succeed again.
+func TestDatabaseGoneFailsWritesAtOnce(t *testing.T) {
+	ctx := context.Background()
+	p := newProxy(t, pgtest.URL(t))
+	s, err := Open(ctx, p.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme"}); err != nil {
+		t.Fatal(err)
+	}
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0}
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	write := func(i int) error {
+		_, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprint("r", i), Respondent: "u", Data: survey.Answers{}, At: t0})
+		return err
+	}
+	if err := write(0); err != nil {
+		t.Fatal(err)
+	}
+	p.cut()
+	var wg sync.WaitGroup
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := write(i + 1); !errors.Is(err, store.ErrUnavailable) {
+				t.Errorf("write %d with the database gone: %v, want store.ErrUnavailable", i+1, err)
+			}
+		}()
+	}
+	wg.Wait()
+	p.restore()
+	if err := write(100); err != nil {
+		t.Errorf("a write after the database came back: %v", err)
+	}
+}
+
+// proxy forwards TCP connections to a PostgreSQL server until cut.
+type proxy struct {
+	url    string
+	target string
+	ln     net.Listener
+	mu     sync.Mutex
+	conns  []net.Conn
+	down   bool
+}
+
+func newProxy(t *testing.T, dbURL string) *proxy {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{target: u.Host, ln: ln}
+	u.Host = ln.Addr().String()
+	p.url = u.String()
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	go p.serve()
+	return p
+}
+
+func (p *proxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			c.Close() // refused, as by a server that is down
+			continue
+		}
+		d, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, d)
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(d, c); d.Close() }()
+		go func() { _, _ = io.Copy(c, d); c.Close() }()
+	}
+}
+
+// cut closes every forwarded connection and refuses new ones until restore.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *proxy) restore() {
+	p.mu.Lock()
+	p.down = false
+	p.mu.Unlock()
+}
+
+// TestErrorsMapped checks how PostgreSQL's errors reach callers, and which make a failed batch
+// run its writes again one by one (the database answered: only some writes may be at fault)
+// rather than fail them all (it could not be reached: each would wait for the same outage).
+func TestErrorsMapped(t *testing.T) {
+	s := &Store{}
+	for _, c := range []struct {
+		err      error
+		want     error
+		oneByOne bool
+	}{
+		{&pgconn.PgError{Code: "23503"}, store.ErrNotFound, true},
+		{&pgconn.PgError{Code: "23505"}, store.ErrConflict, true},
+		{&pgconn.PgError{Code: "22021"}, store.ErrInvalid, true},
+		{&pgconn.PgError{Code: "40P01"}, store.ErrUnavailable, true}, // a deadlock with another batch
+		{&pgconn.PgError{Code: "40001"}, store.ErrUnavailable, true},
+		{&pgconn.PgError{Code: "57P03"}, store.ErrUnavailable, true},
+		{&net.OpError{Op: "dial", Err: errors.New("connection refused")}, store.ErrUnavailable, false},
+		{fmt.Errorf("batch: %w", context.DeadlineExceeded), store.ErrUnavailable, false},
+		{io.ErrUnexpectedEOF, store.ErrUnavailable, false},
+	} {
+		got := s.mapErr(c.err, "write")
+		if !errors.Is(got, c.want) {
+			t.Errorf("%v: mapped to %v, want %v", c.err, got, c.want)
+		}
+		if oneByOne := !unreachable(got); oneByOne != c.oneByOne {
+			t.Errorf("%v: a batch failing with it runs again one by one: %v, want %v", c.err, oneByOne, c.oneByOne)
+		}
+	}
+}
