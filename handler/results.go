@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"math"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -37,6 +38,20 @@ const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; 
 // timeRanges are the ranges the results page offers, with their labels.
 var timeRanges = []struct{ Value, Label string }{
 	{"all-time", "All time"}, {"last-7-days", "Last 7 days"}, {"last-30-days", "Last 30 days"},
+}
+
+// customRange turns the custom range form's from and to (days, as a date input sends them) into
+// the timeRange the API takes.
+func customRange(q url.Values) (url.Values, error) {
+	from, to := q.Get("from"), q.Get("to")
+	if q.Has("timeRange") || (from == "" && to == "") {
+		return q, nil
+	}
+	if from == "" || to == "" {
+		return nil, badRequest("a custom range needs its first and its last day")
+	}
+	q.Set("timeRange", "custom_"+from+"_"+to)
+	return q, nil
 }
 
 // Results serves the results pages of one team.
@@ -94,19 +109,27 @@ type surveyPage struct {
 	Survey    store.Survey
 	TimeRange string
 	Ranges    []struct{ Value, Label string }
-	Current   summaryPeriod
-	Previous  *summaryPeriod
-	MaxReach  int64
-	Latest    []store.Response
+	// From and To fill the custom range's form: the first and last day shown.
+	From, To string
+	Current  summaryPeriod
+	Previous *summaryPeriod
+	MaxReach int64
+	Latest   []store.Response
 }
 
 func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
-	sv, tr, cur, prev, err := rs.h.rangeOf(r, rs.teamID, r.URL.Query())
+	q, err := customRange(r.URL.Query())
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
-	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.h.now())...)}
+	sv, tr, cur, prev, err := rs.h.rangeOf(r, rs.teamID, q)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.h.now())...),
+		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly)}
 	if p.Current, err = rs.h.summary(r, sv, cur); err != nil {
 		rs.fail(w, r, err)
 		return

@@ -48,14 +48,28 @@ func TestResultsPages(t *testing.T) {
 	if strings.Contains(body, "style=") || strings.Contains(body, "<script") {
 		t.Error("the page has inline style or script, which its policy refuses")
 	}
+	// The custom range's form: its days become the API's custom range, and fill the form again.
+	custom := get("/surveys/" + e.survA.ID + "?from=2026-11-01&to=2026-11-21").Body.String()
+	for _, want := range []string{`1 Nov 2026 00:00 to 22 Nov 2026 00:00 (UTC)`, `name="from" value="2026-11-01"`, `name="to" value="2026-11-21"`,
+		`The period before: 0 views, 0 started, 0 finished.`, `Started</span>`} {
+		if !strings.Contains(custom, want) {
+			t.Errorf("custom range page lacks %s", want)
+		}
+	}
+	if !strings.Contains(body, `name="from" value="`) || !strings.Contains(body, `<form class="custom" method="get" aria-label="Custom range">`) {
+		t.Error("the page lacks the custom range's form, filled with the days it shows")
+	}
 	css := get("/results.css")
 	if css.Code != 200 || css.Header().Get("Content-Type") != "text/css; charset=utf-8" {
 		t.Errorf("stylesheet: %d %q", css.Code, css.Header().Get("Content-Type"))
 	}
 	for path, status := range map[string]int{
-		"/surveys/" + e.survB.ID:                      http.StatusNotFound,
-		"/surveys/not-an-id!":                         http.StatusBadRequest,
-		"/surveys/" + e.survA.ID + "?timeRange=never": http.StatusBadRequest,
+		"/surveys/" + e.survB.ID:                                    http.StatusNotFound,
+		"/surveys/not-an-id!":                                       http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?timeRange=never":               http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=2026-11-21&to=2026-11-01": http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=2026-11-01":               http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=yesterday&to=today":       http.StatusBadRequest,
 		"/nothing": http.StatusNotFound,
 	} {
 		if rec := get(path); rec.Code != status {

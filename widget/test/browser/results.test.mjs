@@ -57,10 +57,31 @@ test("the results pages: a survey's funnel, charts and answers by roles, under t
   await context.close();
 });
 
+test("a custom range of days, picked in the results page's form", async () => {
+  const { context, tab, problems } = await openResults();
+  await tab.goto(`${base}/results/surveys/${surveys.short.id}`);
+  const day = (msAgo) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
+  const [from, to] = [day(6 * 864e5), day(0)];
+  const form = tab.getByRole("form", { name: "Custom range" });
+  await form.getByLabel("From").fill(from);
+  await form.getByLabel("To").fill(to);
+  await form.getByRole("button", { name: "Show" }).click();
+  await tab.waitForURL(new RegExp(`from=${from}&to=${to}`));
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const start = new Date(`${from}T00:00:00Z`);
+  await tab.getByText(`${start.getUTCDate()} ${months[start.getUTCMonth()]} ${start.getUTCFullYear()} 00:00 to `).waitFor();
+  assert.equal(await form.getByLabel("From").inputValue(), from, "the form keeps the range shown");
+  const started = await tab.getByRole("region", { name: "Funnel" }).getByRole("listitem").filter({ hasText: "Started" }).textContent();
+  assert.ok(Number(started.replace(/\D+/g, "")) >= 1, started);
+  assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
+  await context.close();
+});
+
 test("axe-core finds no violation on the results pages", async () => {
   const context = await browser.newContext({ bypassCSP: true }); // to inject axe; the policy is tested above
   const tab = await context.newPage();
-  for (const path of ["/results/", `/results/surveys/${surveys.demo.id}`, `/results/surveys/${surveys.short.id}?timeRange=last-30-days`]) {
+  for (const path of ["/results/", `/results/surveys/${surveys.demo.id}`, `/results/surveys/${surveys.short.id}?timeRange=last-30-days`,
+    `/results/surveys/${surveys.short.id}?from=2026-01-01&to=2026-01-31`]) {
     await tab.goto(base + path);
     await tab.addScriptTag({ path: axePath });
     const violations = await tab.evaluate(async () => {
