@@ -210,9 +210,7 @@ func (h *Handler) handleSurveyDelete(w http.ResponseWriter, r *http.Request, tea
 func (h *Handler) handleWebhookSecretPost(w http.ResponseWriter, r *http.Request, teamID string) error {
 	secret := store.NewWebhookSecret()
 	_, err := h.changeSurvey(r, teamID, func(sv *store.Survey) error {
-		now := h.now().UTC()
-		sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(webhookSecretOverlap)
-		sv.WebhookSecret, sv.UpdatedAt = secret, now
+		sv.RotateWebhookSecret(secret, webhookSecretOverlap, h.now().UTC())
 		return nil
 	})
 	if err != nil {

@@ -15,14 +15,20 @@ import (
 // delivery.
 func RotateWebhookSecret(ctx context.Context, s Store, teamID, surveyID, newSecret string, overlap time.Duration, now time.Time) error {
 	_, err := ModifySurvey(ctx, s, teamID, surveyID, func(sv *Survey) error {
-		sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(overlap)
-		sv.WebhookSecret, sv.UpdatedAt = newSecret, now
+		sv.RotateWebhookSecret(newSecret, overlap, now)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("rotate webhook secret: %w", err)
 	}
 	return nil
+}
+
+// RotateWebhookSecret makes newSecret the survey's webhook secret at now, its old secret signing
+// beside it until now+overlap.
+func (sv *Survey) RotateWebhookSecret(newSecret string, overlap time.Duration, now time.Time) {
+	sv.PreviousWebhookSecret, sv.PreviousSecretExpiresAt = sv.WebhookSecret, now.Add(overlap)
+	sv.WebhookSecret, sv.UpdatedAt = newSecret, now
 }
 
 // ModifySurvey changes a survey with fn, atomically when s is a SurveyModifier (see it). With
