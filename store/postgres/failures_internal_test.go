@@ -55,18 +55,7 @@ func TestPanicInWriteRollsBack(t *testing.T) {
 func TestDatabaseGoneFailsWritesAtOnce(t *testing.T) {
 	ctx := context.Background()
 	p := newProxy(t, pgtest.URL(t))
-	s, err := Open(ctx, p.url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme"}); err != nil {
-		t.Fatal(err)
-	}
-	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0}
-	if err := s.CreateSurvey(ctx, sv); err != nil {
-		t.Fatal(err)
-	}
+	s, sv := openAt(t, p.url, store.NewSurveyID(), nil)
 	write := func(i int) error {
 		_, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprint("r", i), Respondent: "u", Data: survey.Answers{}, At: t0})
 		return err

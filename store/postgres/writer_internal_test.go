@@ -24,8 +24,14 @@ var t0 = time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC)
 // webhook, of that id, and returns both.
 func openWithSurvey(t *testing.T, surveyID string, opts *Options) (*Store, store.Survey) {
 	t.Helper()
+	return openAt(t, pgtest.URL(t), surveyID, opts)
+}
+
+// openAt is openWithSurvey on the database at url.
+func openAt(t *testing.T, url, surveyID string, opts *Options) (*Store, store.Survey) {
+	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), opts)
+	s, err := Open(ctx, url, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,17 +207,7 @@ func TestBatchSharesOneCommit(t *testing.T) {
 func TestCloseDuringWrites(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.URL(t)
-	s, err := Open(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme"}); err != nil {
-		t.Fatal(err)
-	}
-	sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0}
-	if err := s.CreateSurvey(ctx, sv); err != nil {
-		t.Fatal(err)
-	}
+	s, sv := openAt(t, url, store.NewSurveyID(), nil)
 	var ok sync.Map
 	var started atomic.Int64
 	var wg sync.WaitGroup
