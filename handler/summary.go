@@ -200,8 +200,10 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 	if len(open) == 0 || !p.End.After(p.Start) {
 		return out, nil
 	}
-	q := store.ResponseQuery{SurveyID: sv.ID, After: p.Start, Before: p.End.Add(-1), Limit: 100, MaxBytes: h.opts.MaxPageBytes}
-	for scanned := 0; scanned < latestScan; {
+	// A short first page, since the newest few responses usually hold the answers; then pages
+	// of 100 up to latestScan.
+	q := store.ResponseQuery{SurveyID: sv.ID, After: p.Start, Before: p.End.Add(-1), Limit: 8 * latestAnswers, MaxBytes: h.opts.MaxPageBytes}
+	for scanned := 0; scanned < latestScan; q.Limit = min(100, latestScan-scanned) {
 		page, next, err := h.store.Responses(r.Context(), q)
 		if err != nil {
 			return nil, err
@@ -219,10 +221,20 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 			}
 		}
 		scanned += len(page)
-		if next == nil {
+		if next == nil || len(page) == 0 || haveAll(out, open) {
 			break
 		}
 		q.Cursor = next
 	}
 	return out, nil
+}
+
+// haveAll reports whether every open-ended question has its latestAnswers, so the scan can stop.
+func haveAll(out map[string][]latestAnswer, open map[string]bool) bool {
+	for id := range open {
+		if len(out[id]) < latestAnswers {
+			return false
+		}
+	}
+	return true
 }

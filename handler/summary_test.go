@@ -157,3 +157,63 @@ func TestStatsTimeRange(t *testing.T) {
 	}
 	wantStatus(t, e.protected(path+"?timeRange=tomorrow"), http.StatusBadRequest, "invalid_request")
 }
+
+// TestSummaryLatestAnswers: an open-ended question's latest answers are its three newest among
+// the period's 200 newest responses, found past the first page of them when the newer ones
+// left it empty.
+func TestSummaryLatestAnswers(t *testing.T) {
+	e := setup(t)
+	put := func(data string) string {
+		t.Helper()
+		id := e.ids.New()
+		e.putResponse(e.survA.ID, id, "r-"+id, data)
+		e.clock.Advance(time.Second)
+		return id
+	}
+	latest := func() []string {
+		t.Helper()
+		rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary")
+		wantStatus(t, rec, 200, "")
+		var got struct {
+			Data struct {
+				Current struct {
+					Questions []struct {
+						QuestionID string
+						Latest     []struct{ Text string }
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, q := range got.Data.Current.Questions {
+			if q.QuestionID == "comments" {
+				for _, a := range q.Latest {
+					texts = append(texts, a.Text)
+				}
+			}
+		}
+		return texts
+	}
+
+	put(`{"nps":9,"comments":"too old to be read"}`)
+	for range 60 {
+		put(`{"nps":9}`)
+	}
+	put(`{"nps":9,"comments":"first"}`)
+	put(`{"nps":9,"comments":"second"}`)
+	for range 150 { // the two answers are now past the first page, and within the 200 read
+		put(`{"nps":9}`)
+	}
+	if diff := cmp.Diff([]string{"second", "first"}, latest()); diff != "" {
+		t.Errorf("latest answers behind 150 without one (-want +got):\n%s", diff)
+	}
+	for _, text := range []string{"third", "fourth", "fifth"} {
+		put(`{"nps":9,"comments":"` + text + `"}`)
+	}
+	if diff := cmp.Diff([]string{"fifth", "fourth", "third"}, latest()); diff != "" {
+		t.Errorf("latest answers (-want +got):\n%s", diff)
+	}
+}
