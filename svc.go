@@ -73,7 +73,8 @@ func PrivateWebhookURL(u string) bool { return delivery.PrivateURL(u) }
 
 // NewResults returns the results pages of one team's surveys: the list of its surveys and, for
 // each, its summary as charts (the funnel, drop-off, score bars, the NPS gauge, option counts,
-// the newest answers) and its latest responses, for a time range. They are HTML without
+// the newest answers), its latest responses and downloads of the range's responses (CSV and
+// NDJSON), for a time range. They are HTML without
 // script, under a strict Content-Security-Policy, and have no authentication of their own:
 // mount them behind your app's admin login, for example
 //

@@ -52,21 +52,37 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 	if err != nil {
 		return err
 	}
-	format, err := query(q, "format")
+	format, err := exportFormat(q)
 	if err != nil {
 		return err
+	}
+	var rq store.ResponseQuery
+	sv, err := h.filteredQuery(r, teamID, q, &rq)
+	if err != nil {
+		return err
+	}
+	return h.export(w, r, sv, format, rq)
+}
+
+// exportFormat is the request's format: "csv" (the default) or "ndjson".
+func exportFormat(q map[string][]string) (string, error) {
+	format, err := query(q, "format")
+	if err != nil {
+		return "", err
 	}
 	if format == "" {
 		format = "csv"
 	}
 	if format != "csv" && format != "ndjson" {
-		return badRequest(`format is "csv" (the default) or "ndjson"`)
+		return "", badRequest(`format is "csv" (the default) or "ndjson"`)
 	}
-	rq := store.ResponseQuery{Limit: exportPage, Oldest: true, MaxBytes: h.opts.MaxPageBytes}
-	sv, err := h.filteredQuery(r, teamID, q, &rq)
-	if err != nil {
-		return err
-	}
+	return format, nil
+}
+
+// export streams the responses rq finds in survey sv, in format. An error before the reply
+// starts is returned; after, it cuts the stream.
+func (h *Handler) export(w http.ResponseWriter, r *http.Request, sv store.Survey, format string, rq store.ResponseQuery) error {
+	rq.SurveyID, rq.Limit, rq.Oldest, rq.MaxBytes = sv.ID, exportPage, true, h.opts.MaxPageBytes
 	// The first page is read before the reply starts, so that a failing store is still an error
 	// reply; later failures can only cut the stream short.
 	page, next, err := h.store.Responses(r.Context(), rq)

@@ -66,6 +66,7 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	rs := &Results{h: New(s, cfg), teamID: teamID, mux: http.NewServeMux()}
 	rs.mux.HandleFunc("GET /{$}", rs.list)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
 	rs.mux.HandleFunc("GET /results.css", rs.css)
 	return rs
 }
@@ -151,6 +152,29 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Latest = latest
 	rs.render(w, r, "survey.html", p)
+}
+
+// export downloads the responses of the range a survey page shows, as the management API's
+// export does (format=csv, the default, or ndjson).
+func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
+	q, err := customRange(r.URL.Query())
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	format, err := exportFormat(q)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	sv, _, cur, _, err := rs.h.rangeOf(r, rs.teamID, q)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	if err := rs.h.export(w, r, sv, format, store.ResponseQuery{After: cur.Start, Before: cur.End.Add(-1)}); err != nil {
+		rs.fail(w, r, err)
+	}
 }
 
 func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, data any) {

@@ -1,12 +1,18 @@
 package handler_test
 
 import (
+	"encoding/csv"
+	"encoding/json"
+	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/handler"
 )
 
@@ -71,6 +77,79 @@ func TestResultsPages(t *testing.T) {
 		"/surveys/" + e.survA.ID + "?from=2026-11-01":               http.StatusBadRequest,
 		"/surveys/" + e.survA.ID + "?from=yesterday&to=today":       http.StatusBadRequest,
 		"/nothing": http.StatusNotFound,
+	} {
+		if rec := get(path); rec.Code != status {
+			t.Errorf("GET %s = %d, want %d", path, rec.Code, status)
+		}
+	}
+}
+
+// TestResultsDownloads follows a survey page's download links: they give the responses of the
+// range the page shows, as CSV and NDJSON, as the management API's export does.
+func TestResultsDownloads(t *testing.T) {
+	e := setup(t)
+	e.putResponse(e.survA.ID, "rdownload00000000000001", "ann", `{"nps":3}`)
+	e.clock.Advance(10 * 24 * time.Hour)
+	e.putResponse(e.survA.ID, "rdownload00000000000002", "bob", `{"nps":9,"comments":"=cmd"}`)
+	e.clock.Advance(time.Minute)
+	rs := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now})
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		rs.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec
+	}
+	links := regexp.MustCompile(`<a href="([^"]*)">Download (CSV|NDJSON)</a>`)
+	for _, tc := range []struct {
+		query string
+		want  []string // the responses' ids, oldest first
+	}{
+		{"", []string{"rdownload00000000000001", "rdownload00000000000002"}},
+		{"?timeRange=last-7-days", []string{"rdownload00000000000002"}},
+		{"?from=2026-11-01&to=2026-11-22", []string{"rdownload00000000000001"}},
+	} {
+		pagePath := "/surveys/" + e.survA.ID + tc.query
+		found := links.FindAllStringSubmatch(get(pagePath).Body.String(), -1)
+		if len(found) != 2 {
+			t.Fatalf("%s: download links %q", pagePath, found)
+		}
+		for _, link := range found {
+			ref, err := url.Parse(html.UnescapeString(link[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := (&url.URL{Path: "/surveys/" + e.survA.ID}).ResolveReference(ref)
+			rec := get(target.String())
+			if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Disposition"), "attachment") {
+				t.Fatalf("%s: %d %q %s", target, rec.Code, rec.Header().Get("Content-Disposition"), rec.Body)
+			}
+			var ids []string
+			if link[2] == "CSV" {
+				rows, err := csv.NewReader(rec.Body).ReadAll()
+				if err != nil || len(rows) == 0 || rows[0][0] != "id" {
+					t.Fatalf("%s: CSV %v %v", target, rows, err)
+				}
+				for _, row := range rows[1:] {
+					ids = append(ids, row[0])
+				}
+			} else {
+				for line := range strings.Lines(rec.Body.String()) {
+					var resp struct{ ID string }
+					if err := json.Unmarshal([]byte(line), &resp); err != nil {
+						t.Fatalf("%s: NDJSON line %q: %v", target, line, err)
+					}
+					ids = append(ids, resp.ID)
+				}
+			}
+			if diff := cmp.Diff(tc.want, ids); diff != "" {
+				t.Errorf("%s: responses (-want +got):\n%s", target, diff)
+			}
+		}
+	}
+	for path, status := range map[string]int{
+		"/surveys/" + e.survB.ID + "/export":                               http.StatusNotFound,
+		"/surveys/" + e.survA.ID + "/export?format=xml":                    http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "/export?timeRange=never":               http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "/export?from=2026-11-21&to=2026-11-01": http.StatusBadRequest,
 	} {
 		if rec := get(path); rec.Code != status {
 			t.Errorf("GET %s = %d, want %d", path, rec.Code, status)

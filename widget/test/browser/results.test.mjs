@@ -1,6 +1,7 @@
 // The results pages (svc.NewResults), after the other files' tests have answered the surveys:
 // found by roles and names, accessible, under their own strict policy, and readable on a phone.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import { base, launch, pk, respondent, surveys } from "./helpers.mjs";
@@ -73,6 +74,19 @@ test("a custom range of days, picked in the results page's form", async () => {
   assert.equal(await form.getByLabel("From").inputValue(), from, "the form keeps the range shown");
   const started = await tab.getByRole("region", { name: "Funnel" }).getByRole("listitem").filter({ hasText: "Started" }).textContent();
   assert.ok(Number(started.replace(/\D+/g, "")) >= 1, started);
+  assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
+  await context.close();
+});
+
+test("the period's responses download as CSV from the results page", async () => {
+  const { context, tab, problems } = await openResults();
+  await tab.goto(`${base}/results/surveys/${surveys.short.id}?timeRange=last-7-days`);
+  const [download] = await Promise.all([tab.waitForEvent("download"), tab.getByRole("link", { name: "Download CSV" }).click()]);
+  assert.equal(download.suggestedFilename(), `${surveys.short.id}-responses.csv`);
+  const csv = await readFile(await download.path(), "utf8");
+  const [header, ...rows] = csv.trimEnd().split("\n");
+  assert.match(header, /^id,respondent,createdAt,updatedAt,finished,/);
+  assert.ok(rows.some((row) => row.includes("Charts")), "the response this test made is in the download");
   assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
   await context.close();
 });
