@@ -7,9 +7,11 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
@@ -179,5 +181,75 @@ func TestErrorsMapped(t *testing.T) {
 		if oneByOne := !unreachable(got); oneByOne != c.oneByOne {
 			t.Errorf("%v: a batch failing with it runs again one by one: %v, want %v", c.err, oneByOne, c.oneByOne)
 		}
+	}
+}
+
+// TestWatchReconnects loses the listening connection (the one that wakes the webhook sender and
+// drops other instances' cached keys and surveys) with the database, through a loopback proxy
+// the test cuts: the watcher says what it may have missed, connects again once the database is
+// back, and hears what is announced after. It listens on a channel of its own, since other
+// tests' instances announce on the store's channels of the same database.
+func TestWatchReconnects(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url := pgtest.URL(t)
+	p := newProxy(t, url)
+	s, _ := openAt(t, p.url, store.NewSurveyID(), nil)
+	direct, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close(context.Background())
+	channel := fmt.Sprintf("svc_test_watch_%d", os.Getpid())
+	heard, missed := make(chan string, 1000), make(chan struct{}, 1000)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.watch(ctx, channel, func(payload string) {
+			select {
+			case heard <- payload:
+			default:
+			}
+		}, func() {
+			select {
+			case missed <- struct{}{}:
+			default:
+			}
+		})
+	}()
+	// hears announces payload until the watcher hears it: it listens from a moment after it
+	// starts or reconnects that the test cannot see.
+	hears := func(payload string) {
+		t.Helper()
+		deadline := time.After(30 * time.Second)
+		for {
+			if _, err := direct.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, payload); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case got := <-heard:
+				if got == payload {
+					return
+				}
+			case <-time.After(50 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("after 30 s the watcher has not heard %q", payload)
+			}
+		}
+	}
+	hears("before the cut")
+	if len(missed) != 0 {
+		t.Fatal("the watcher said it missed announcements before its connection was lost")
+	}
+	p.cut()
+	select {
+	case <-missed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("after 30 s the watcher has not noticed its connection was lost")
+	}
+	p.restore()
+	hears("after the database came back")
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the watcher ended with %v, want context.Canceled", err)
 	}
 }
