@@ -33,7 +33,7 @@ type Metrics struct {
 	deliveries *prometheus.CounterVec
 	batch      prometheus.Histogram
 	commit     prometheus.Histogram
-	backlog    sync.Once
+	storeOnce  sync.Once
 }
 
 // NewMetrics returns a Metrics with svc's collectors, and Go's runtime and process collectors,
@@ -82,22 +82,63 @@ func (m *Metrics) observeAttempt(outcome string, attempt int) {
 	m.deliveries.WithLabelValues(outcome, strconv.Itoa(attempt)).Inc()
 }
 
-// watchOutbox adds the outbox's backlog, read at each scrape, when the store can count it.
-func (m *Metrics) watchOutbox(s store.Store) {
-	c, ok := s.(store.OutboxCounter)
-	if !ok {
-		return
-	}
-	m.backlog.Do(func() {
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "svc_webhook_outbox_backlog",
-			Help: "Webhook deliveries waiting to be sent or being sent."}, func() float64 {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			n, err := c.PendingDeliveries(ctx)
-			if err != nil && !errors.Is(err, store.ErrClosed) {
-				return -1
-			}
-			return float64(n)
-		}))
+// watchStore adds, once, what the store can tell at each scrape: its outbox's backlog and how
+// busy its connections and writer are.
+func (m *Metrics) watchStore(s store.Store) {
+	m.storeOnce.Do(func() {
+		if c, ok := s.(store.OutboxCounter); ok {
+			m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "svc_webhook_outbox_backlog",
+				Help: "Webhook deliveries waiting to be sent or being sent."}, func() float64 {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				n, err := c.PendingDeliveries(ctx)
+				if err != nil && !errors.Is(err, store.ErrClosed) {
+					return -1
+				}
+				return float64(n)
+			}))
+		}
+		if r, ok := s.(store.PoolReporter); ok {
+			m.reg.MustRegister(newPoolCollector(r))
+		}
 	})
+}
+
+// poolCollector reads a store's pool statistics once per scrape.
+type poolCollector struct {
+	r                                         store.PoolReporter
+	conns, max, waits, waitTime, queuedWrites *prometheus.Desc
+}
+
+func newPoolCollector(r store.PoolReporter) *poolCollector {
+	return &poolCollector{r: r,
+		conns: prometheus.NewDesc("svc_store_connections",
+			"Open connections of the store's pool, by state (in_use or idle).", []string{"state"}, nil),
+		max: prometheus.NewDesc("svc_store_connections_max",
+			"The most connections the store's pool opens.", nil, nil),
+		waits: prometheus.NewDesc("svc_store_connection_waits_total",
+			"Queries that waited for a free connection of the store's pool.", nil, nil),
+		waitTime: prometheus.NewDesc("svc_store_connection_wait_seconds_total",
+			"Time queries waited for a free connection of the store's pool.", nil, nil),
+		queuedWrites: prometheus.NewDesc("svc_store_queued_writes",
+			"Writes waiting for the store's writer (group commit).", nil, nil),
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (c *poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.conns, c.max, c.waits, c.waitTime, c.queuedWrites} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.r.PoolStats()
+	ch <- prometheus.MustNewConstMetric(c.conns, prometheus.GaugeValue, float64(st.InUse), "in_use")
+	ch <- prometheus.MustNewConstMetric(c.conns, prometheus.GaugeValue, float64(st.Idle), "idle")
+	ch <- prometheus.MustNewConstMetric(c.max, prometheus.GaugeValue, float64(st.MaxConns))
+	ch <- prometheus.MustNewConstMetric(c.waits, prometheus.CounterValue, float64(st.Waits))
+	ch <- prometheus.MustNewConstMetric(c.waitTime, prometheus.CounterValue, st.WaitTime.Seconds())
+	ch <- prometheus.MustNewConstMetric(c.queuedWrites, prometheus.GaugeValue, float64(st.QueuedWrites))
 }

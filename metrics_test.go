@@ -17,11 +17,11 @@ import (
 )
 
 // The metrics count requests by route pattern and status, with latencies; webhook attempts by
-// outcome and number; the store's commits; and the outbox's backlog, in the Prometheus text
-// format, from a registry of their own.
+// outcome and number; the store's commits; the outbox's backlog; and the store's pool and
+// writer queue, in the Prometheus text format, from a registry of their own.
 func TestMetrics(t *testing.T) {
 	m := svc.NewMetrics()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), &sqlite.Options{OnCommit: m.ObserveCommit})
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), &sqlite.Options{OnCommit: m.ObserveCommit, ReadConns: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +75,10 @@ func TestMetrics(t *testing.T) {
 		`svc_webhook_outbox_backlog 0`,
 		`svc_store_commit_writes_count`,
 		`svc_store_commit_duration_seconds_bucket`,
+		`svc_store_connections_max 3`,
+		`svc_store_connections{state="in_use"} 0`,
+		`svc_store_connection_waits_total 0`,
+		`svc_store_queued_writes 0`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(got, want) {

@@ -43,7 +43,7 @@ func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 	}
 	h := &Handler{}
 	if o.Metrics != nil {
-		o.Metrics.watchOutbox(s)
+		o.Metrics.watchStore(s)
 	}
 	if !o.Webhooks.Disabled {
 		h.dispatcher = delivery.New(s, dc)

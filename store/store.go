@@ -139,6 +139,25 @@ type OutboxCounter interface {
 	PendingDeliveries(ctx context.Context) (int64, error)
 }
 
+// PoolReporter is an optional interface of a Store with a pool of database connections:
+// PoolStats says how busy it is now, cheaply and without I/O. Metrics read it at each scrape.
+type PoolReporter interface {
+	PoolStats() PoolStats
+}
+
+// PoolStats is how busy a Store's connections and writer are.
+type PoolStats struct {
+	// MaxConns is the most connections the pool opens; InUse are running a query now, and Idle
+	// are open and free.
+	MaxConns, InUse, Idle int
+	// Waits counts the queries that waited for a free connection since the Store opened, and
+	// WaitTime is how long they waited in all. Both only grow.
+	Waits    int64
+	WaitTime time.Duration
+	// QueuedWrites are the writes waiting for the Store's writer (group commit) now.
+	QueuedWrites int
+}
+
 // SharedSurveyReader is an optional interface of a Store that keeps surveys in memory.
 // SharedSurvey is Survey without the copy that protects the store's own survey from the
 // caller: what it returns shares its questions with the store, and the caller must not

@@ -62,6 +62,7 @@ type Store struct {
 	// The writers of responses and events (see writer.go): ops hands them writes,
 	// stopWriters stops them.
 	ops         chan *writeOp
+	queued      atomic.Int64 // writes waiting for a writer to take them
 	stopWriters chan struct{}
 	writers     sync.WaitGroup
 	maxBatch    int
@@ -188,3 +189,13 @@ func unreachable(err error) bool {
 // Pool returns the Store's connection pool, for an app that keeps tables of its own in the same
 // database, and for benchmarks. Do not close it: Close does.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+var _ store.PoolReporter = (*Store)(nil)
+
+// PoolStats implements store.PoolReporter: the pool's connections, the writers' included, and
+// the writes waiting for a writer.
+func (s *Store) PoolStats() store.PoolStats {
+	st := s.pool.Stat()
+	return store.PoolStats{MaxConns: int(st.MaxConns()), InUse: int(st.AcquiredConns()), Idle: int(st.IdleConns()),
+		Waits: st.EmptyAcquireCount(), WaitTime: st.EmptyAcquireWaitTime(), QueuedWrites: int(s.queued.Load())}
+}

@@ -78,12 +78,16 @@ func (s *Store) write(ctx context.Context, op *writeOp) {
 		return
 	}
 	op.done = make(chan struct{})
+	s.queued.Add(1)
 	select {
 	case s.ops <- op:
+		s.queued.Add(-1)
 		<-op.done
 	case <-ctx.Done():
+		s.queued.Add(-1)
 		op.err = fmt.Errorf("%s: %w", op.what(), ctx.Err())
 	case <-s.stopWriters:
+		s.queued.Add(-1)
 		op.err = fmt.Errorf("%s: %w", op.what(), store.ErrClosed)
 	}
 }

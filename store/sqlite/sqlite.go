@@ -90,6 +90,7 @@ type Store struct {
 	walRestartFrames int
 
 	ops        chan *writeOp
+	sending    atomic.Int64 // writes waiting for room in ops
 	closing    chan struct{}
 	writerDone chan struct{}
 	closeOnce  sync.Once
@@ -206,4 +207,14 @@ func (s *Store) Close() error {
 		err = errors.Join(cerr, s.wdb.Close(), s.rdb.Close(), s.cdb.Close(), s.dbFile.Close())
 	})
 	return err
+}
+
+var _ store.PoolReporter = (*Store)(nil)
+
+// PoolStats implements store.PoolReporter: the connections are the read pool's (every write
+// goes through the writer's one connection, and waits in QueuedWrites).
+func (s *Store) PoolStats() store.PoolStats {
+	st := s.rdb.Stats()
+	return store.PoolStats{MaxConns: st.MaxOpenConnections, InUse: st.InUse, Idle: st.Idle,
+		Waits: st.WaitCount, WaitTime: st.WaitDuration, QueuedWrites: len(s.ops) + int(s.sending.Load())}
 }

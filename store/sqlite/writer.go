@@ -32,10 +32,13 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		s.sendMu.RUnlock()
 		return store.ErrClosed
 	}
+	s.sending.Add(1) // the queue is full when the writer is behind: count who waits to join it
 	select {
 	case s.ops <- op:
+		s.sending.Add(-1)
 		s.sendMu.RUnlock()
 	case <-ctx.Done():
+		s.sending.Add(-1)
 		s.sendMu.RUnlock()
 		return ctx.Err()
 	}
