@@ -42,6 +42,10 @@ async function show(options: ShowOptions): Promise<Result> {
   const progress = loadProgress(surveyId, respondent);
   const skipIfResponded = options.skipIfResponded !== false;
   const cooldownDays = Number(options.cooldownDays) || 0;
+  const autoCloseSeconds = options.autoCloseSeconds ?? 0;
+  if (typeof autoCloseSeconds !== "number" || !(autoCloseSeconds >= 0 && autoCloseSeconds <= 86_400)) {
+    throw new TypeError("Svc.show: autoCloseSeconds is a number of seconds from 0 (never) to 86400");
+  }
   if (!progress && (skipIfResponded || cooldownDays > 0)) {
     const hist = await api.history(surveyId, respondent);
     if (skipIfResponded && hist.lastRespondedAt) return { outcome: "skipped" };
@@ -62,6 +66,7 @@ async function show(options: ShowOptions): Promise<Result> {
       labels: mergeLabels(options.labels),
       metadata: options.metadata,
       target: options.target ?? null,
+      autoCloseSeconds,
       done: (r) => {
         if (current === w) current = null;
         resolve(r);

@@ -19,6 +19,7 @@ export interface ShowOptions {
   target?: Element | null;
   skipIfResponded?: boolean;
   cooldownDays?: number;
+  autoCloseSeconds?: number;
   labels?: Partial<Labels>;
 }
 
@@ -39,6 +40,8 @@ interface Setup {
   labels: Labels;
   metadata?: Record<string, unknown>;
   target: Element | null;
+  /** autoCloseSeconds closes the confirmation by itself after so many seconds; 0 never does. */
+  autoCloseSeconds: number;
   done(r: Result): void;
 }
 
@@ -265,5 +268,30 @@ export class Widget {
       h("div", { part: "confirmation" }, title, c.description ? h("p", { class: "description" }, c.description) : null, this.message, h("div", { class: "actions" }, button)),
     );
     button.focus();
+    if (this.s.autoCloseSeconds > 0) this.autoClose(this.s.autoCloseSeconds * 1000);
+  }
+
+  /**
+   * autoClose closes the confirmation after ms, but never while the pointer is over it, and
+   * counts again from the start when the pointer leaves it or a key is pressed in it: a person
+   * still reading keeps it (WCAG 2.2.1).
+   */
+  private autoClose(ms: number): void {
+    let timer = 0;
+    let over = this.box.matches(":hover"); // as when Finish was clicked with the mouse
+    const restart = () => {
+      clearTimeout(timer);
+      if (!over) timer = window.setTimeout(() => this.close(), ms);
+    };
+    this.box.addEventListener("pointerenter", () => {
+      over = true;
+      clearTimeout(timer);
+    });
+    this.box.addEventListener("pointerleave", () => {
+      over = false;
+      restart();
+    });
+    this.box.addEventListener("keydown", restart);
+    restart();
   }
 }

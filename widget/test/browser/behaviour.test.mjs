@@ -68,6 +68,49 @@ test("completed with the keyboard alone, focus kept in the dialog, arrows never 
   await second.context.close();
 });
 
+test("autoCloseSeconds closes the confirmation by itself, never while the pointer is over it", async () => {
+  const who = respondent("autoclose");
+  const s = surveys.short;
+  const { tab, context, errors } = await open(browser, { survey: s, who, params: { autoclose: "8" }, clock: true });
+  await tab.mouse.move(1, 1); // the dialog is in the other corner
+  await heading(tab, "How is your day?");
+  await tab.getByRole("radio", { name: "4", exact: true }).check();
+  await tab.getByRole("button", { name: "Continue" }).click();
+  await tab.getByRole("radio", { name: "Team", exact: true }).check();
+  await tab.getByRole("button", { name: "Continue" }).click();
+  await tab.getByRole("button", { name: "Finish" }).click();
+  await heading(tab, "Thanks a lot");
+  const shown = () => tab.locator("svc-survey").count();
+  await tab.clock.fastForward(60_000);
+  assert.equal(await shown(), 1, "closed while the pointer was still where Finish was clicked");
+  await tab.mouse.move(1, 1);
+  await tab.clock.fastForward(7_000);
+  assert.equal(await shown(), 1, "closed before its 8 seconds");
+  await tab.getByRole("dialog").hover();
+  await tab.clock.fastForward(60_000);
+  assert.equal(await shown(), 1, "closed while the pointer was over it");
+  await tab.mouse.move(1, 1);
+  await tab.clock.fastForward(7_000);
+  assert.equal(await shown(), 1, "not counted again from the start when the pointer left");
+  await tab.keyboard.press("Tab"); // focus is on Done, in the dialog
+  await tab.clock.fastForward(7_000);
+  assert.equal(await shown(), 1, "not counted again from the start when a key was pressed in it");
+  await tab.clock.fastForward(2_000);
+  assert.deepEqual(await outcome(tab), { outcome: "completed", responseId: (await saved(s, who, { mood: 4, plan: "Team" }, true)).id });
+  assert.equal(await shown(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Svc.show refuses an autoCloseSeconds that is not 0 to 86400 seconds", async () => {
+  for (const bad of ["-1", "1e9", "NaN"]) {
+    const { tab, context } = await open(browser, { survey: surveys.short, who: respondent("autoclose-bad"), params: { autoclose: bad } });
+    await assert.rejects(outcome(tab), /autoCloseSeconds/, bad);
+    assert.equal(await tab.locator("svc-survey").count(), 0);
+    await context.close();
+  }
+});
+
 test("a PUT that fails on the network is kept and retried until it reaches the server", async () => {
   const who = respondent("offline");
   const s = surveys.short;

@@ -31,11 +31,13 @@ export function respondent(name) {
 }
 
 /**
- * open loads a test page that shows a survey; page is "page", "hostile" or "csp". It returns the
- * page's uncaught errors and the events the widget posted, as they come.
+ * open loads a test page that shows a survey; page is "page", "hostile" or "csp". With clock, the
+ * page's timers are Playwright's, for the test to move on. It returns the page's uncaught errors
+ * and the events the widget posted, as they come.
  */
-export async function open(browser, { survey, who, page = "page", params = {}, viewport } = {}) {
+export async function open(browser, { survey, who, page = "page", params = {}, viewport, clock = false } = {}) {
   const context = await browser.newContext(viewport ? { viewport } : {});
+  if (clock) await context.clock.install(); // time flows until the test moves it on
   context.setDefaultTimeout(5000);
   const tab = await context.newPage();
   const errors = [];

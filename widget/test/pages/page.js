@@ -16,6 +16,7 @@ const options = {
 if (p.has("inline")) options.target = document.querySelector("#inline");
 if (p.has("skip")) options.skipIfResponded = p.get("skip") === "1";
 if (p.has("cooldown")) options.cooldownDays = Number(p.get("cooldown"));
+if (p.has("autoclose")) options.autoCloseSeconds = Number(p.get("autoclose"));
 const out = document.querySelector("#result");
 function show() {
   Svc.show(options).then(
