@@ -24,12 +24,7 @@ func TestResultsPages(t *testing.T) {
 	e.putResponse(e.survA.ID, "rresults000000000000002", "bob", `{"nps":2,"missing":["Speed"],"comments":"a bug"}`)
 	wantStatus(t, e.public("POST", "/v1/svc/"+e.survA.ID+"/respondent/cat/event", `{"type":"view"}`), 200, "")
 	e.clock.Advance(time.Minute)
-	rs := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now})
-	get := func(path string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		rs.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
-		return rec
-	}
+	get := e.resultsGetter()
 	list := get("/")
 	if list.Code != 200 || !strings.Contains(list.Body.String(), `href="surveys/`+e.survA.ID+`"`) || strings.Contains(list.Body.String(), e.survB.ID) {
 		t.Errorf("list: %d\n%s", list.Code, list.Body)
@@ -92,12 +87,7 @@ func TestResultsDownloads(t *testing.T) {
 	e.clock.Advance(10 * 24 * time.Hour)
 	e.putResponse(e.survA.ID, "rdownload00000000000002", "bob", `{"nps":9,"comments":"=cmd"}`)
 	e.clock.Advance(time.Minute)
-	rs := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now})
-	get := func(path string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		rs.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
-		return rec
-	}
+	get := e.resultsGetter()
 	links := regexp.MustCompile(`<a href="([^"]*)">Download (CSV|NDJSON)</a>`)
 	for _, tc := range []struct {
 		query string
@@ -154,5 +144,15 @@ func TestResultsDownloads(t *testing.T) {
 		if rec := get(path); rec.Code != status {
 			t.Errorf("GET %s = %d, want %d", path, rec.Code, status)
 		}
+	}
+}
+
+// resultsGetter returns a GET of team A's results pages at e's clock.
+func (e *env) resultsGetter() func(path string) *httptest.ResponseRecorder {
+	rs := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now})
+	return func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		rs.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec
 	}
 }
