@@ -156,3 +156,26 @@ func (e *env) resultsGetter() func(path string) *httptest.ResponseRecorder {
 		return rec
 	}
 }
+
+// TestResultsAnswersAsText: the latest responses show each answer under its question's title,
+// in the survey's order, as text (never markup), lists joined, a bug report by its title, and a
+// long answer cut.
+func TestResultsAnswersAsText(t *testing.T) {
+	e := setup(t)
+	long := strings.Repeat("é", 400)
+	e.putResponse(e.survA.ID, e.ids.New(), "ann", `{"comments":"`+long+`","missing":["Speed","Docs"],"nps":3,
+		"bug":{"title":"<i>Crash</i>","metadata":"{}"}}`)
+	e.putResponse(e.survA.ID, e.ids.New(), "bob", `{}`)
+	e.clock.Advance(time.Minute)
+	body := e.resultsGetter()("/surveys/" + e.survA.ID).Body.String()
+	want := `<dl class="answered"><dt>How likely are you to recommend us to a friend?</dt><dd>3</dd>` +
+		`<dt>What would make it better?</dt><dd>Speed, Docs</dd>` +
+		`<dt>Anything else you would like to tell us?</dt><dd>` + strings.Repeat("é", 300) + `…</dd>` +
+		`<dt>Tell us about the bug</dt><dd>Bug report: &lt;i&gt;Crash&lt;/i&gt;</dd></dl>`
+	if !strings.Contains(body, want) {
+		t.Errorf("the page lacks ann's answers as\n%s\nin\n%s", want, body)
+	}
+	if !strings.Contains(body, `<td>bob</td><td>no</td><td><span class="none">none yet</span></td>`) {
+		t.Error("the page lacks bob's response without answers")
+	}
+}
