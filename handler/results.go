@@ -122,7 +122,14 @@ type surveyPage struct {
 	Previous *summaryPeriod
 	MaxReach int64
 	Latest   []store.Response
+	// Older is the cursor of the next older page of the latest responses, if any; Paged says
+	// the page is not the newest.
+	Older string
+	Paged bool
 }
+
+// latestPage is how many responses the results page lists at a time.
+const latestPage = 10
 
 func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	q, err := customRange(r.URL.Query())
@@ -150,14 +157,30 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		p.Previous = &pp
 	}
 	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
-	latest, _, err := rs.h.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: 10,
-		After: cur.Start, Before: cur.End.Add(-1), MaxBytes: rs.h.opts.MaxPageBytes})
-	if err != nil {
+	if err := rs.latest(r, q, sv, cur, &p); err != nil {
 		rs.fail(w, r, err)
 		return
 	}
-	p.Latest = latest
 	rs.render(w, r, "survey.html", p)
+}
+
+// latest reads the page of the range's latest responses that q's cursor asks for (the newest
+// without one), and the cursor of the next older page.
+func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur period, p *surveyPage) error {
+	cursor, err := parseCursor(q)
+	if err != nil {
+		return err
+	}
+	page, next, err := rs.h.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
+		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.h.opts.MaxPageBytes})
+	if err != nil {
+		return err
+	}
+	p.Latest, p.Paged = page, cursor != nil
+	if next != nil {
+		p.Older = *encodeCursor(next)
+	}
+	return nil
 }
 
 // export downloads the responses of the range a survey page shows, as the management API's

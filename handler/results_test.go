@@ -3,6 +3,7 @@ package handler_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -177,5 +178,59 @@ func TestResultsAnswersAsText(t *testing.T) {
 	}
 	if !strings.Contains(body, `<td>bob</td><td>no</td><td><span class="none">none yet</span></td>`) {
 		t.Error("the page lacks bob's response without answers")
+	}
+}
+
+// TestResultsLatestPages follows the "Older responses" links from the newest page to the last:
+// every response of the range once, newest first, ten at a time, the range kept.
+func TestResultsLatestPages(t *testing.T) {
+	e := setup(t)
+	var want []string
+	for i := range 25 {
+		who := fmt.Sprintf("person-%02d", i)
+		e.putResponse(e.survA.ID, e.ids.New(), who, `{"nps":5}`)
+		want = append([]string{who}, want...)
+		e.clock.Advance(time.Second)
+	}
+	e.clock.Advance(time.Minute)
+	get := e.resultsGetter()
+	respondents := regexp.MustCompile(`<tr><td>[^<]*</td><td>([^<]*)</td>`)
+	older := regexp.MustCompile(`<a href="([^"]*)">Older responses</a>`)
+	path := "/surveys/" + e.survA.ID + "?timeRange=last-7-days"
+	var got []string
+	for pages := 0; path != ""; pages++ {
+		if pages == 5 {
+			t.Fatal("more than 5 pages of 10 for 25 responses")
+		}
+		rec := get(path)
+		body := rec.Body.String()
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", path, rec.Code, body)
+		}
+		for _, m := range respondents.FindAllStringSubmatch(body, -1) {
+			got = append(got, m[1])
+		}
+		if newest := strings.Contains(body, ">Newest responses</a>"); newest != (pages > 0) {
+			t.Errorf("page %d: a link to the newest responses is %v", pages+1, newest)
+		}
+		path = ""
+		if m := older.FindStringSubmatch(body); m != nil {
+			ref, err := url.Parse(html.UnescapeString(m[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref.Query().Get("timeRange") != "last-7-days" {
+				t.Errorf("the older page's link %q loses the range", ref)
+			}
+			target := (&url.URL{Path: "/surveys/" + e.survA.ID}).ResolveReference(ref)
+			target.Fragment = "" // a browser keeps it to itself
+			path = target.String()
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("respondents over the pages, newest first (-want +got):\n%s", diff)
+	}
+	if rec := get("/surveys/" + e.survA.ID + "?cursor=not-a-cursor"); rec.Code != http.StatusBadRequest {
+		t.Errorf("a bad cursor: %d", rec.Code)
 	}
 }
