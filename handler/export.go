@@ -18,11 +18,11 @@ const exportPage = 100
 
 // handleResponseGet serves "GET /v1/protected/surveys/{surveyId}/responses/{responseId}".
 func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, teamID string) error {
-	surveyID, id, err := h.responseTarget(r, teamID)
+	sv, id, err := h.responseTarget(r, teamID)
 	if err != nil {
 		return err
 	}
-	resp, err := h.store.Response(r.Context(), surveyID, id)
+	resp, err := h.store.Response(r.Context(), sv.ID, id)
 	if err != nil {
 		return err
 	}
@@ -33,16 +33,16 @@ func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, team
 
 // responseTarget is the request's survey of the team and its {responseId}, canonical (a UUID
 // lower-cased).
-func (h *Handler) responseTarget(r *http.Request, teamID string) (surveyID, responseID string, err error) {
+func (h *Handler) responseTarget(r *http.Request, teamID string) (store.Survey, string, error) {
 	sv, err := h.surveyFor(r, teamID, notDeleted)
 	if err != nil {
-		return "", "", err
+		return store.Survey{}, "", err
 	}
 	id := r.PathValue("responseId")
 	if !store.ValidResponseID(id) {
-		return "", "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+		return store.Survey{}, "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
 	}
-	return sv.ID, store.CanonicalResponseID(id), nil
+	return sv, store.CanonicalResponseID(id), nil
 }
 
 // handleExport serves "GET /v1/protected/surveys/{surveyId}/responses/export": every response
@@ -278,11 +278,11 @@ func safeCells(row []string) []string {
 // the response is gone for good, from lists, stats, score distributions and history, and its
 // unsent delivery with it.
 func (h *Handler) handleResponseDelete(w http.ResponseWriter, r *http.Request, teamID string) error {
-	surveyID, id, err := h.responseTarget(r, teamID)
+	sv, id, err := h.responseTarget(r, teamID)
 	if err != nil {
 		return err
 	}
-	if err := h.store.DeleteResponse(r.Context(), surveyID, id); err != nil {
+	if err := h.store.DeleteResponse(r.Context(), sv.ID, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

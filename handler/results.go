@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"maps"
 	"math"
 	"net/http"
 	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,13 +23,15 @@ import (
 var resultsFiles embed.FS
 
 var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
-	"bar":     barWidth,
-	"pct":     func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	"gauge":   func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
-	"date":    func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
-	"bars":    bars,
-	"answers": answerRows,
-	"deref":   func(v *float64) float64 { return *v },
+	"bar":   barWidth,
+	"pct":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"gauge": func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
+	"date":  func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
+	"bars":  bars,
+	"answers": func(def survey.Definition, data json.RawMessage) []answerRow {
+		return answerRows(def, data, answerTextMax)
+	},
+	"deref": func(v *float64) float64 { return *v },
 	// page is what the head of a page needs: its title and the stylesheet's path relative
 	// to it (pages sit at the root or one folder down).
 	"page": func(title, css string) struct{ Title, CSS string } { return struct{ Title, CSS string }{title, css} },
@@ -73,6 +72,7 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	rs.mux.HandleFunc("GET /{$}", rs.list)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/responses/{responseId}", rs.response)
 	rs.mux.HandleFunc("GET /results.css", rs.css)
 	return rs
 }
@@ -279,52 +279,4 @@ func bars(q questionSummary) []barRow {
 		rows[i].Width = barWidth(rows[i].Count, most)
 	}
 	return rows
-}
-
-// answerRow is one answer of a response as the results page lists it.
-type answerRow struct{ Question, Answer string }
-
-// answerTextMax is how many characters of an answer the page shows: the export has them all.
-const answerTextMax = 300
-
-// answerRows are a response's answers as text, in the survey's question order and named by the
-// questions' titles; answers to questions the survey no longer has come last, named by their ids.
-func answerRows(def survey.Definition, data json.RawMessage) []answerRow {
-	var answers map[string]json.RawMessage
-	if json.Unmarshal(data, &answers) != nil {
-		return nil
-	}
-	rows := make([]answerRow, 0, len(answers))
-	for _, q := range def.Questions {
-		if raw, ok := answers[q.ID]; ok {
-			rows = append(rows, answerRow{q.Title, answerText(raw)})
-			delete(answers, q.ID)
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(answers)) {
-		rows = append(rows, answerRow{id, answerText(answers[id])})
-	}
-	return rows
-}
-
-// answerText is an answer as a person reads it: a text as it is, a number as written, a list
-// joined by commas, a bug report by its title; cut after answerTextMax characters.
-func answerText(raw json.RawMessage) string {
-	var text string
-	switch a, _ := survey.DecodeAnswerOrUnknown(raw); a := a.(type) {
-	case survey.Text:
-		text = string(a)
-	case survey.Number:
-		text = strconv.FormatFloat(float64(a), 'f', -1, 64)
-	case survey.Choices:
-		text = strings.Join(a, ", ")
-	case survey.BugReportAnswer:
-		text = "Bug report: " + a.Title
-	default:
-		text = string(raw)
-	}
-	if r := []rune(text); len(r) > answerTextMax {
-		text = string(r[:answerTextMax]) + "…"
-	}
-	return text
 }

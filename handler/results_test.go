@@ -194,7 +194,7 @@ func TestResultsLatestPages(t *testing.T) {
 	}
 	e.clock.Advance(time.Minute)
 	get := e.resultsGetter()
-	respondents := regexp.MustCompile(`<tr><td>[^<]*</td><td>([^<]*)</td>`)
+	respondents := regexp.MustCompile(`<tr><td><a href="[^"]*">[^<]*</a></td><td>([^<]*)</td>`)
 	older := regexp.MustCompile(`<a href="([^"]*)">Older responses</a>`)
 	path := "/surveys/" + e.survA.ID + "?timeRange=last-7-days"
 	var got []string
@@ -232,5 +232,60 @@ func TestResultsLatestPages(t *testing.T) {
 	}
 	if rec := get("/surveys/" + e.survA.ID + "?cursor=not-a-cursor"); rec.Code != http.StatusBadRequest {
 		t.Errorf("a bad cursor: %d", rec.Code)
+	}
+}
+
+// TestResultsResponsePage follows a response's link from the survey page to its own page: every
+// answer whole, a bug report's parts with its screenshot, the metadata; other images are not
+// shown, and other teams' or unknown responses are not found.
+func TestResultsResponsePage(t *testing.T) {
+	e := setup(t)
+	long := strings.Repeat("é", 400)
+	png := "data:image/png;base64,iVBORw0KGgo="
+	e.putResponse(e.survA.ID, "rpage0000000000000000001", "ann", `{"comments":"`+long+`","nps":2,
+		"bug":{"title":"Crash","metadata":"{}","description":"<b>Steps</b>","screenshotDataUrl":"`+png+`","recordingEventsJson":"[]"}}`)
+	e.putResponse(e.survA.ID, "rpage0000000000000000002", "bob", `{"bug":{"title":"Blank","metadata":"{}","screenshotDataUrl":"data:image/gif;base64,R0lGODlh"}}`)
+	e.clock.Advance(time.Minute)
+	get := e.resultsGetter()
+	list := get("/surveys/" + e.survA.ID).Body.String()
+	link := regexp.MustCompile(`<a href="([^"]*rpage0000000000000000001)">`).FindStringSubmatch(list)
+	if link == nil {
+		t.Fatalf("the survey page has no link to ann's response:\n%s", list)
+	}
+	target := (&url.URL{Path: "/surveys/" + e.survA.ID}).ResolveReference(&url.URL{Path: html.UnescapeString(link[1])})
+	rec := get(target.Path)
+	body := rec.Body.String()
+	if rec.Code != 200 {
+		t.Fatalf("%s: %d\n%s", target.Path, rec.Code, body)
+	}
+	for _, want := range []string{
+		`<h1>Response from ann</h1>`,
+		`<dt>How likely are you to recommend us to a friend?</dt><dd>2</dd>`,
+		`<dt>Anything else you would like to tell us?</dt><dd>` + long + `</dd>`,
+		`<p class="bug-title">Crash</p><p class="bug-description">&lt;b&gt;Steps&lt;/b&gt;</p>`,
+		`<img class="screenshot" src="` + png + `" alt="The screenshot sent with the bug report">`,
+		`A recording of the page came with it`,
+		`<dt>k</dt><dd>v</dd>`, // the metadata e.putResponse sends
+		`href="../../../results.css"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("ann's response page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "style=") || strings.Contains(body, "<script") {
+		t.Error("the page has inline style or script, which its policy refuses")
+	}
+	other := get("/surveys/" + e.survA.ID + "/responses/rpage0000000000000000002").Body.String()
+	if strings.Contains(other, "<img") || !strings.Contains(other, "A screenshot in a format this page does not show") {
+		t.Errorf("a GIF screenshot: shown as an image, or not said:\n%s", other)
+	}
+	for path, status := range map[string]int{
+		"/surveys/" + e.survB.ID + "/responses/rpage0000000000000000001": http.StatusNotFound,
+		"/surveys/" + e.survA.ID + "/responses/rpage0000000000000000009": http.StatusNotFound,
+		"/surveys/" + e.survA.ID + "/responses/not!an!id":                http.StatusBadRequest,
+	} {
+		if rec := get(path); rec.Code != status {
+			t.Errorf("GET %s = %d, want %d", path, rec.Code, status)
+		}
 	}
 }

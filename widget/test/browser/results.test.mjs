@@ -91,11 +91,27 @@ test("the period's responses download as CSV from the results page", async () =>
   await context.close();
 });
 
+test("a response's own page, opened from the survey's list of responses", async () => {
+  const { context, tab, problems } = await openResults();
+  await tab.goto(`${base}/results/surveys/${surveys.short.id}`);
+  const latest = tab.getByRole("region", { name: "Latest responses" });
+  const respondentName = await latest.getByRole("row").nth(1).getByRole("cell").nth(1).textContent();
+  await latest.getByRole("row").nth(1).getByRole("link").click();
+  await tab.getByRole("heading", { name: `Response from ${respondentName}`, level: 1 }).waitFor();
+  await tab.getByRole("region", { name: "Answers" }).getByText("How is your day?").waitFor();
+  await tab.getByRole("link", { name: "Quick check-in" }).click();
+  await tab.getByRole("heading", { name: "Quick check-in", level: 1 }).waitFor();
+  assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
+  await context.close();
+});
+
 test("axe-core finds no violation on the results pages", async () => {
   const context = await browser.newContext({ bypassCSP: true }); // to inject axe; the policy is tested above
   const tab = await context.newPage();
+  await tab.goto(`${base}/results/surveys/${surveys.demo.id}`);
+  const responsePage = await tab.getByRole("region", { name: "Latest responses" }).getByRole("link").first().getAttribute("href");
   for (const path of ["/results/", `/results/surveys/${surveys.demo.id}`, `/results/surveys/${surveys.short.id}?timeRange=last-30-days`,
-    `/results/surveys/${surveys.short.id}?from=2026-01-01&to=2026-01-31`]) {
+    `/results/surveys/${surveys.short.id}?from=2026-01-01&to=2026-01-31`, `/results/surveys/${responsePage}`]) {
     await tab.goto(base + path);
     await tab.addScriptTag({ path: axePath });
     const violations = await tab.evaluate(async () => {
