@@ -1,7 +1,7 @@
 // TypeScript declarations of svc's browser widget, the global Svc that widget.js defines, for
 // pages written in TypeScript: copy this file into your project (or reference it where the svc
-// module is), and Svc.show is typed. The contract is docs/widget.md; CI checks this file against
-// the widget's source (widget/test/types).
+// module is), and Svc.show is typed. The contract is docs/widget.md; the widget's source takes
+// its options, result and labels from here, so the two cannot drift.
 
 declare namespace Svc {
   /** The widget's own words, each replaceable. */

@@ -1,13 +1,7 @@
 // The widget's own words, each replaceable through the labels option.
 
-export interface Labels {
-  close: string;
-  bugTitle: string;
-  screenshot: string;
-  recording: string;
-  required: string;
-  refused: string;
-}
+/** Labels are the widget's words, declared for users in svc.d.ts. */
+export type Labels = Svc.Labels;
 
 export const defaultLabels: Labels = {
   close: "Close",

@@ -9,25 +9,11 @@ import { adopt } from "./styles";
 import type { Answers, Question, Survey } from "./types";
 import { controls, titleId, type Controls } from "./view";
 
-/** ShowOptions are the options of Svc.show. */
-export interface ShowOptions {
-  surveyId: string;
-  publishableKey: string;
-  respondent: string;
-  metadata?: Record<string, unknown>;
-  apiBase?: string;
-  target?: Element | null;
-  skipIfResponded?: boolean;
-  cooldownDays?: number;
-  autoCloseSeconds?: number;
-  labels?: Partial<Labels>;
-}
+/** ShowOptions are the options of Svc.show, declared for users in svc.d.ts. */
+export type ShowOptions = Svc.ShowOptions;
 
 /** Result is what Svc.show resolves with. */
-export interface Result {
-  outcome: "completed" | "dismissed" | "skipped";
-  responseId?: string;
-}
+export type Result = Svc.Result;
 
 interface Setup {
   api: Api;

@@ -1,15 +1,6 @@
-// Checked by `npm run check` (tsc), never run: svc.d.ts says what the source does, and the
-// README's example compiles against it.
+// Checked by `npm run check` (tsc), never run: the README's example compiles against svc.d.ts,
+// whose types the widget's source uses as its own.
 /// <reference path="../../svc.d.ts" />
-import type { Labels } from "../../src/labels";
-import type { Result, ShowOptions } from "../../src/widget";
-
-// Equal is true only when A and B are the same type, not merely assignable one way.
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-
-export const sameOptions: Equal<Svc.ShowOptions, ShowOptions> = true;
-export const sameResult: Equal<Svc.Result, Result> = true;
-export const sameLabels: Equal<Svc.Labels, Labels> = true;
 
 export async function readmeExample(): Promise<void> {
   const result = await Svc.show({
