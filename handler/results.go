@@ -33,7 +33,7 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	},
 	"deref": func(v *float64) float64 { return *v },
 	// page is what the head of a page needs: its title and the stylesheet's path relative
-	// to it (pages sit at the root or one folder down).
+	// to it (pages sit at the root, one folder down, or, for a response, three).
 	"page": func(title, css string) struct{ Title, CSS string } { return struct{ Title, CSS string }{title, css} },
 }).ParseFS(resultsFiles, "results/*.html"))
 
