@@ -108,7 +108,23 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 		}
 		cursor = next
 	}
-	rs.render(w, r, "list.html", struct{ Surveys []store.Survey }{surveys})
+	// Each survey's lifetime counters: one indexed read each, of at most 1,000 surveys.
+	items := make([]surveyItem, 0, len(surveys))
+	for _, sv := range surveys {
+		st, err := rs.h.store.Stats(r.Context(), sv.ID)
+		if err != nil {
+			rs.fail(w, r, err)
+			return
+		}
+		items = append(items, surveyItem{sv, st})
+	}
+	rs.render(w, r, "list.html", struct{ Surveys []surveyItem }{items})
+}
+
+// surveyItem is a survey as the list of surveys shows it.
+type surveyItem struct {
+	store.Survey
+	Stats store.Stats
 }
 
 // surveyPage is what the survey page shows.

@@ -27,7 +27,8 @@ func TestResultsPages(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	get := e.resultsGetter()
 	list := get("/")
-	if list.Code != 200 || !strings.Contains(list.Body.String(), `href="surveys/`+e.survA.ID+`"`) || strings.Contains(list.Body.String(), e.survB.ID) {
+	if list.Code != 200 || !strings.Contains(list.Body.String(), `href="surveys/`+e.survA.ID+`"`) || strings.Contains(list.Body.String(), e.survB.ID) ||
+		!strings.Contains(list.Body.String(), `<span class="status">active · 2 responses, 0 finished</span>`) {
 		t.Errorf("list: %d\n%s", list.Code, list.Body)
 	}
 	if csp := list.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "unsafe") {
