@@ -147,17 +147,32 @@ type surveyPage struct {
 // latestPage is how many responses the results page lists at a time.
 const latestPage = 10
 
-func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
+// pageRange is the survey and the range a survey page's query asks for (the API's timeRange,
+// or the custom range form's days), with the query as the API reads it.
+type pageRange struct {
+	q    url.Values
+	sv   store.Survey
+	tr   string
+	cur  period
+	prev *period
+}
+
+func (rs *Results) pageRange(r *http.Request) (pageRange, error) {
 	q, err := customRange(r.URL.Query())
 	if err != nil {
-		rs.fail(w, r, err)
-		return
+		return pageRange{}, err
 	}
 	sv, tr, cur, prev, err := rs.h.rangeOf(r, rs.teamID, q)
+	return pageRange{q, sv, tr, cur, prev}, err
+}
+
+func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
+	pr, err := rs.pageRange(r)
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
+	q, sv, tr, cur, prev := pr.q, pr.sv, pr.tr, pr.cur, pr.prev
 	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.h.now())...),
 		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly)}
 	if p.Current, err = rs.h.summary(r, sv, cur); err != nil {
@@ -202,22 +217,17 @@ func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur pe
 // export downloads the responses of the range a survey page shows, as the management API's
 // export does (format=csv, the default, or ndjson).
 func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
-	q, err := customRange(r.URL.Query())
+	pr, err := rs.pageRange(r)
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
-	format, err := exportFormat(q)
+	format, err := exportFormat(pr.q)
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
-	sv, _, cur, _, err := rs.h.rangeOf(r, rs.teamID, q)
-	if err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	if err := rs.h.export(w, r, sv, format, store.ResponseQuery{After: cur.Start, Before: cur.End.Add(-1)}); err != nil {
+	if err := rs.h.export(w, r, pr.sv, format, store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}); err != nil {
 		rs.fail(w, r, err)
 	}
 }
