@@ -32,6 +32,10 @@ async function show(options: ShowOptions): Promise<Result> {
   const surveyId = required(o, "surveyId");
   const key = required(o, "publishableKey");
   const respondent = required(o, "respondent");
+  const autoCloseSeconds = options.autoCloseSeconds ?? 0;
+  if (typeof autoCloseSeconds !== "number" || !(autoCloseSeconds >= 0 && autoCloseSeconds <= 86_400)) {
+    throw new TypeError("Svc.show: autoCloseSeconds is a number of seconds from 0 (never) to 86400");
+  }
   const base = (typeof options.apiBase === "string" && options.apiBase ? options.apiBase : scriptBase).replace(/\/+$/, "");
   const api = new Api(base, key);
   const box = theOutbox();
@@ -42,10 +46,6 @@ async function show(options: ShowOptions): Promise<Result> {
   const progress = loadProgress(surveyId, respondent);
   const skipIfResponded = options.skipIfResponded !== false;
   const cooldownDays = Number(options.cooldownDays) || 0;
-  const autoCloseSeconds = options.autoCloseSeconds ?? 0;
-  if (typeof autoCloseSeconds !== "number" || !(autoCloseSeconds >= 0 && autoCloseSeconds <= 86_400)) {
-    throw new TypeError("Svc.show: autoCloseSeconds is a number of seconds from 0 (never) to 86400");
-  }
   if (!progress && (skipIfResponded || cooldownDays > 0)) {
     const hist = await api.history(surveyId, respondent);
     if (skipIfResponded && hist.lastRespondedAt) return { outcome: "skipped" };
