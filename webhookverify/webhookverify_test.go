@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -141,4 +142,57 @@ func TestSecretKeying(t *testing.T) {
 			t.Errorf("standard signature with %q = %s, want it keyed with the text", text, got)
 		}
 	}
+}
+
+// FuzzVerify holds both schemes to their definition on any body, headers and secret: a
+// delivery is accepted exactly when it carries the HMAC that the secret gives, so no header a
+// sender did not sign passes, and every signature the package makes verifies.
+func FuzzVerify(f *testing.F) {
+	f.Add([]byte(body), webhookverify.Sign("secret", []byte(body)), "secret", "msg_1", int64(0), "v1,AAAA")
+	f.Add([]byte(""), "sha256=", "", "", int64(-1), "")
+	f.Add([]byte("{}"), "sha256=zz", "k", "id", int64(400), "v1,"+strings.Repeat("A", 44))
+	f.Add([]byte("x"), "SHA256=00", webhookverify.NewSecret(), "a.b", int64(1<<40), "v2,x v1,y")
+	f.Fuzz(func(t *testing.T, b []byte, header, secret, id string, skew int64, sigHeader string) {
+		err := webhookverify.Verify(b, header, secret)
+		if want := webhookverify.Sign(secret, b); err == nil && header != want {
+			t.Fatalf("Verify accepted %q for a body whose signature is %q", header, want)
+		}
+		if webhookverify.Verify(b, webhookverify.Sign(secret, b), secret) != nil {
+			t.Fatal("Verify refused its own signature")
+		}
+
+		ts := now.Add(time.Duration(skew%3600) * time.Second)
+		h := http.Header{}
+		h.Set(webhookverify.HeaderWebhookID, id)
+		h.Set(webhookverify.HeaderWebhookTimestamp, strconv.FormatInt(ts.Unix(), 10))
+		h.Set(webhookverify.HeaderWebhookSignature, sigHeader)
+		v := &webhookverify.Verifier{Secrets: []string{secret}, Now: func() time.Time { return now }}
+		own := webhookverify.SignStandard(secret, h.Get(webhookverify.HeaderWebhookID), ts.Unix(), b)
+		if err := v.VerifyRequest(h, b); err == nil && !holdsSignature(h.Get(webhookverify.HeaderWebhookSignature), own) {
+			t.Fatalf("VerifyRequest accepted webhook-signature %q, which does not hold %q", sigHeader, own)
+		}
+		if h.Get(webhookverify.HeaderWebhookID) == "" {
+			return // no message id: nothing can be signed for it
+		}
+		h.Set(webhookverify.HeaderWebhookSignature, own)
+		err = v.VerifyRequest(h, b)
+		inTolerance := skew%3600 >= -300 && skew%3600 <= 300
+		if inTolerance != (err == nil) {
+			t.Fatalf("VerifyRequest of its own signature sent %ds off: %v", skew%3600, err)
+		}
+	})
+}
+
+// holdsSignature reports whether a webhook-signature header has a v1 entry whose bytes are
+// those of sig (base64 may spell the same bytes in more than one way).
+func holdsSignature(header, sig string) bool {
+	want, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(sig, "v1,"))
+	for _, e := range strings.Fields(header) {
+		if b64, ok := strings.CutPrefix(e, "v1,"); ok {
+			if got, err := base64.StdEncoding.DecodeString(b64); err == nil && hmac.Equal(got, want) {
+				return true
+			}
+		}
+	}
+	return false
 }
