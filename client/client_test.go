@@ -19,6 +19,7 @@ import (
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/client"
 	"github.com/svc-feedback/svc/internal/cuid2"
+	"github.com/svc-feedback/svc/internal/testclock"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -49,12 +50,17 @@ type env struct {
 func setup(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, ids: cuid2.NewGenerator()}
+	// A clock that moves a millisecond each time it is read, so responses written one after
+	// the other never share a creation time, however fast the machine: lists and exports order
+	// ties by id, and a test that writes two responses expects them in the order written.
+	clock := testclock.New(time.Now().UTC().Truncate(time.Millisecond))
+	tick := func() time.Time { clock.Advance(time.Millisecond); return clock.Now() }
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.store = st
-	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{Disabled: true}})
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Now: tick, Webhooks: svc.WebhookOptions{Disabled: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +91,7 @@ func setup(t *testing.T) *env {
 	})
 	e.base = e.srv.URL + "/feedback"
 	ctx := t.Context()
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	now := clock.Now()
 	if err := st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: now}); err != nil {
 		t.Fatal(err)
 	}

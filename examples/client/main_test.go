@@ -23,7 +23,7 @@ func TestClientExamplePrintsRealData(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	now := time.Now().UTC()
+	now := time.Now().UTC().Add(-time.Minute) // before anything the example makes, whatever the clock's resolution
 	_ = st.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: now})
 	pk, _, _ := store.CreateKey(ctx, st, "acme", store.Publishable, now)
 	sk, _, _ := store.CreateKey(ctx, st, "acme", store.Secret, now)
