@@ -96,6 +96,10 @@ func openWriter(ctx context.Context, o Options, dsn string) (*sql.DB, error) {
 	wdb.SetMaxIdleConns(1)
 	wdb.SetConnMaxLifetime(0)
 	wdb.SetConnMaxIdleTime(0)
+	if err := wdb.PingContext(ctx); err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("open: %w", err)
+	}
 	if err := migrate(ctx, wdb); err != nil {
 		wdb.Close()
 		return nil, fmt.Errorf("migrate: %w", err)

@@ -132,6 +132,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, errors.New("sqlite: give a file path; in-memory databases cannot be shared by the read pool")
 	}
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
 	c, err := openConns(ctx, path, o)
 	if err != nil {
 		return nil, err
