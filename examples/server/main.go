@@ -36,8 +36,19 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The first SIGINT or SIGTERM stops the server gracefully; a second one (Ctrl-C again,
+	// by someone who will not wait for the grace period) stops it at once.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-signals
+		cancel()
+		<-signals
+		fmt.Fprintln(os.Stderr, "server: a second signal: stopping at once (webhook deliveries being sent are sent again once their lease runs out)")
+		os.Exit(1)
+	}()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -418,6 +419,54 @@ func TestShutdownCutsStalledUpload(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		_ = p.cmd.Process.Kill()
 		t.Fatal("the server had not exited 20 s after SIGTERM with a 1 s grace period")
+	}
+}
+
+// TestSecondSignalStopsAtOnce: a second Ctrl-C does not wait for the grace period, here a
+// minute held by a stalled upload.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := buildServer(t)
+	p := startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"), "-shutdown-timeout", "60s")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(p.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "PUT /v1/svc/x/response/y HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{"); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- p.cmd.Wait() }()
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	// Two signals sent at once arrive as one: the second goes once the first has closed the
+	// listener, which is the shutdown under way.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		c, err := net.Dial("tcp", strings.TrimPrefix(p.url, "http://"))
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the server still accepts connections 10 s after SIGINT")
+		}
+		runtime.Gosched()
+	}
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err == nil {
+			t.Error("the server exited 0 after a second signal cut it short, want a failure status")
+		}
+	case <-time.After(20 * time.Second):
+		_ = p.cmd.Process.Kill()
+		t.Fatal("the server had not exited 20 s after a second SIGINT (its grace period is 60 s)")
 	}
 }
 
