@@ -45,6 +45,9 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 	if err != nil {
 		return nil, err
 	}
+	if err := survey.CheckMembers(body); err != nil {
+		return nil, badRequest(strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "))
+	}
 	jr := newJSONReader(body)
 	members := make(map[string]json.RawMessage)
 	_, err = jr.object(len(surveyMembers), func(name string) error {
@@ -77,8 +80,12 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 	return members, nil
 }
 
-// decodeSurvey turns members into a survey of the team, checked as fixture import checks it.
+// decodeSurvey turns members into a survey of the team, checked as fixture import checks it,
+// with the defaults of survey.FillDefaults for what it leaves out.
 func decodeSurvey(members map[string]json.RawMessage) (surveyInput, error) {
+	if err := survey.FillDefaults(members); err != nil {
+		return surveyInput{}, err
+	}
 	b, err := json.Marshal(members)
 	if err != nil {
 		return surveyInput{}, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -81,6 +82,11 @@ func TestSurveyCreateRefusesBadBodies(t *testing.T) {
 		"data after":       newSurveyBody + `{}`,
 		"jump backwards":   strings.Replace(newSurveyBody, `{"type":"next"}`, `{"type":"jump","target":0}`, 1),
 		"questions object": strings.Replace(newSurveyBody, `"questions":[`, `"questions":{"x":[`, 1),
+		"id twice":         strings.Replace(newSurveyBody, `"id":"q1"`, `"id":"q1","id":"q2"`, 1),
+		"TYPE":             strings.Replace(newSurveyBody, `"type":"rating"`, `"TYPE":"rating"`, 1),
+		"Scale twice":      strings.Replace(newSurveyBody, `"scale":5`, `"scale":5,"Scale":9`, 1),
+		"routing case":     strings.Replace(newSurveyBody, `"target":{"type":"next"}`, `"Target":{"type":"next"}`, 1),
+		"nested deep":      strings.Replace(newSurveyBody, `"backButtonLabel":"Back"`, `"backButtonLabel":`+strings.Repeat("[", 5000)+strings.Repeat("]", 5000), 1),
 	} {
 		rec := e.manage("POST", "/v1/protected/surveys", body, e.skA)
 		if rec.Code != http.StatusBadRequest {
@@ -91,6 +97,58 @@ func TestSurveyCreateRefusesBadBodies(t *testing.T) {
 	list := e.protected("/v1/protected/surveys")
 	if n := strings.Count(list.Body.String(), `"id":`); n != 1 {
 		t.Errorf("after refused creates the team has %d surveys, want its 1", n)
+	}
+}
+
+// TestSurveyCreateMessages: a repeated or miscased member is refused with its path, as the PUT
+// of a response refuses one, rather than stored with the last value winning.
+func TestSurveyCreateMessages(t *testing.T) {
+	e := setup(t)
+	for body, want := range map[string]string{
+		strings.Replace(newSurveyBody, `"id":"q1"`, `"id":"q1","id":"q2"`, 1):           "questions[0].id: the member appears twice",
+		strings.Replace(newSurveyBody, `"type":"rating"`, `"TYPE":"rating"`, 1):         `questions[0].properties.TYPE: member names are case-sensitive: \"TYPE\" should be \"type\"`,
+		strings.Replace(newSurveyBody, `"buttonText":"Close"`, `"buttonText":"Close","buttonText":"X"`, 1): "confirmation.buttonText: the member appears twice",
+	} {
+		rec := e.manage("POST", "/v1/protected/surveys", body, e.skA)
+		wantStatus(t, rec, http.StatusBadRequest, "invalid_request")
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("refused with %s, want it to say %s", rec.Body, want)
+		}
+	}
+}
+
+// TestSurveyCreateDefaults: a first survey written by hand needs only its questions' ids,
+// titles and types: positions follow the list, routing goes on to the next question, an
+// open-ended answer may hold survey.DefaultOpenEndedMax characters, and the confirmation and
+// buttons have words of their own.
+func TestSurveyCreateDefaults(t *testing.T) {
+	e := setup(t)
+	rec := e.manage("POST", "/v1/protected/surveys", `{"title":"First","status":"active","questions":[
+		{"id":"useful","title":"Was this page useful?","properties":{"type":"single-select","options":[{"value":"Yes"},{"value":"No"}]}},
+		{"id":"why","title":"Why?","properties":{"type":"open-ended"}},
+		{"id":"score","title":"Score","required":true,"properties":{"type":"rating","scale":5}}]}`, e.skA)
+	wantStatus(t, rec, http.StatusCreated, "")
+	got := asAny(t, rec.Body.Bytes()).(map[string]any)
+	want := asAny(t, []byte(`[
+		{"id":"useful","title":"Was this page useful?","description":null,"position":0,"required":false,
+		 "properties":{"type":"single-select","shouldAutoProgress":false,"options":[{"value":"Yes"},{"value":"No"}],"buttonLabel":"Next","editable":null},
+		 "routingLogic":{"type":"always","target":{"type":"next"}}},
+		{"id":"why","title":"Why?","description":null,"position":1,"required":false,
+		 "properties":{"type":"open-ended","buttonLabel":"Next","max":2000},"routingLogic":{"type":"always","target":{"type":"next"}}},
+		{"id":"score","title":"Score","description":null,"position":2,"required":true,
+		 "properties":{"type":"rating","buttonLabel":"Next","shouldAutoProgress":false,"scale":5},"routingLogic":{"type":"always","target":{"type":"next"}}}]`))
+	if diff := cmp.Diff(want, got["questions"]); diff != "" {
+		t.Errorf("questions (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(asAny(t, []byte(`{"title":"Thank you!","description":"Your answers help us improve.","buttonText":"Close"}`)), got["confirmation"]); diff != "" {
+		t.Errorf("confirmation (-want +got):\n%s", diff)
+	}
+	// What is given stays as given, and the defaults do not make a wrong survey right.
+	rec = e.manage("POST", "/v1/protected/surveys", `{"title":"Clash","questions":[
+		{"id":"a","title":"A","properties":{"type":"open-ended","max":10}},{"id":"b","title":"B","position":0,"properties":{"type":"open-ended"}}]}`, e.skA)
+	wantStatus(t, rec, http.StatusBadRequest, "invalid_request")
+	if !strings.Contains(rec.Body.String(), "position 0 is used twice") {
+		t.Errorf("two questions at position 0: %s", rec.Body)
 	}
 }
 
