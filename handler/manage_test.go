@@ -48,8 +48,12 @@ func TestSurveyCreate(t *testing.T) {
 	if again.Code != 200 || again.Header().Get("ETag") != tag || again.Body.String() != rec.Body.String() {
 		t.Errorf("GET after create: %d, ETag %q (create gave %q)\n%s", again.Code, again.Header().Get("ETag"), tag, again.Body)
 	}
-	// Inactive by default: not shown to the widget.
-	wantStatus(t, e.public("GET", "/v1/svc/"+id, ""), http.StatusNotFound, "not_found")
+	// Inactive by default: not shown to the widget, which the team's own key is told.
+	inactive := e.public("GET", "/v1/svc/"+id, "")
+	wantStatus(t, inactive, http.StatusNotFound, "not_found")
+	if !strings.Contains(inactive.Body.String(), `it is inactive; activate it with PATCH /v1/protected/surveys/`+id) {
+		t.Errorf("the widget's 404 for an inactive survey of its own team: %s", inactive.Body)
+	}
 	// Another team sees nothing of it.
 	wantStatus(t, e.manage("GET", "/v1/protected/surveys/"+id, "", e.skB), http.StatusNotFound, "not_found")
 

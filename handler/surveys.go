@@ -28,6 +28,11 @@ func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.S
 		return store.Survey{}, surveyNotFound(err)
 	}
 	if !visible(sv.Status) {
+		if sv.Status == store.StatusInactive {
+			// Only the survey's own team gets here (the read is scoped to the key's team), so
+			// saying why leaks nothing to anyone else, and saves its developer a search.
+			return store.Survey{}, notFound(`survey not found: it is inactive; activate it with PATCH /v1/protected/surveys/` + sv.ID + ` and {"status":"active"}`)
+		}
 		return store.Survey{}, notFound("survey not found")
 	}
 	return sv, nil
