@@ -1,6 +1,9 @@
 package handler_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -48,6 +51,60 @@ func TestWidgetScriptIsServed(t *testing.T) {
 	}
 	if files["widget.js"].ETag == files["recording.js"].ETag {
 		t.Error("two different files share an ETag")
+	}
+}
+
+// TestWidgetScriptIsCompressed: a browser (which accepts gzip) gets the files gzipped, a third of
+// their size, with an ETag of its own; a client that does not, or refuses it with q=0, gets them
+// as they are; every reply says it varies by Accept-Encoding.
+func TestWidgetScriptIsCompressed(t *testing.T) {
+	e := setup(t)
+	files, err := widget.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := files["widget.js"]
+	for _, tt := range []struct {
+		accept string
+		gzip   bool
+	}{
+		{"gzip, deflate, br, zstd", true}, {"br;q=1.0, gzip;q=0.8", true}, {"*", true}, {"GZIP", true},
+		{"", false}, {"identity", false}, {"gzip;q=0", false}, {"br", false}, {"gzip;q=0.000", false},
+	} {
+		rec := e.do(req{method: "GET", path: "/v1/svc/widget.js", headers: map[string]string{"Accept-Encoding": tt.accept}})
+		if rec.Code != http.StatusOK || rec.Header().Get("Vary") != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: %d, Vary %q", tt.accept, rec.Code, rec.Header().Get("Vary"))
+			continue
+		}
+		gzipped := rec.Header().Get("Content-Encoding") == "gzip"
+		if gzipped != tt.gzip {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q", tt.accept, rec.Header().Get("Content-Encoding"))
+			continue
+		}
+		body, tag := rec.Body.Bytes(), f.ETag
+		if gzipped {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+			tag = f.GzipETag
+			if rec.Body.Len()*2 > len(f.Content) {
+				t.Errorf("gzipped widget.js is %d bytes of %d", rec.Body.Len(), len(f.Content))
+			}
+		}
+		if !bytes.Equal(body, f.Content) || rec.Header().Get("ETag") != tag {
+			t.Errorf("Accept-Encoding %q: not widget.js (ETag %q, want %q)", tt.accept, rec.Header().Get("ETag"), tag)
+		}
+	}
+	if f.ETag == f.GzipETag {
+		t.Error("the two encodings share an ETag")
+	}
+	again := e.do(req{method: "GET", path: "/v1/svc/widget.js", headers: map[string]string{"Accept-Encoding": "gzip", "If-None-Match": f.GzipETag}})
+	if again.Code != http.StatusNotModified {
+		t.Errorf("gzipped, with its ETag: %d, want 304", again.Code)
 	}
 }
 

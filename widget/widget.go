@@ -7,11 +7,14 @@
 package widget
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"io/fs"
 	"path"
+	"sync"
 )
 
 //go:embed dist/*.js
@@ -28,10 +31,19 @@ type File struct {
 	Content []byte
 	// ETag is a strong entity tag of Content, quoted.
 	ETag string
+	// Gzip is Content compressed with gzip at its best compression, for clients that accept
+	// it (about a third of the size), and GzipETag its entity tag.
+	Gzip     []byte
+	GzipETag string
 }
 
-// Files returns every built file of the widget by name.
-func Files() (map[string]File, error) {
+// Files returns every built file of the widget by name. They are read and compressed once,
+// the first time, and shared: callers must not change them.
+func Files() (map[string]File, error) { return files() }
+
+var files = sync.OnceValues(readFiles)
+
+func readFiles() (map[string]File, error) {
 	entries, err := fs.ReadDir(dist, "dist")
 	if err != nil {
 		return nil, err
@@ -42,8 +54,17 @@ func Files() (map[string]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		sum := sha256.Sum256(b)
-		files[e.Name()] = File{Name: e.Name(), Content: b, ETag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression) // a valid level: no error
+		_, _ = zw.Write(b)                                       // writes to a bytes.Buffer do not fail
+		_ = zw.Close()
+		files[e.Name()] = File{Name: e.Name(), Content: b, ETag: etag(b, ""), Gzip: gz.Bytes(), GzipETag: etag(b, "-gzip")}
 	}
 	return files, nil
+}
+
+// etag is a strong entity tag of content, with suffix for another encoding of it.
+func etag(content []byte, suffix string) string {
+	sum := sha256.Sum256(content)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + suffix + `"`
 }
