@@ -109,8 +109,8 @@ func TestSurveyCreateRefusesBadBodies(t *testing.T) {
 func TestSurveyCreateMessages(t *testing.T) {
 	e := setup(t)
 	for body, want := range map[string]string{
-		strings.Replace(newSurveyBody, `"id":"q1"`, `"id":"q1","id":"q2"`, 1):           "questions[0].id: the member appears twice",
-		strings.Replace(newSurveyBody, `"type":"rating"`, `"TYPE":"rating"`, 1):         `questions[0].properties.TYPE: member names are case-sensitive: \"TYPE\" should be \"type\"`,
+		strings.Replace(newSurveyBody, `"id":"q1"`, `"id":"q1","id":"q2"`, 1):                              "questions[0].id: the member appears twice",
+		strings.Replace(newSurveyBody, `"type":"rating"`, `"TYPE":"rating"`, 1):                            `questions[0].properties.TYPE: member names are case-sensitive: \"TYPE\" should be \"type\"`,
 		strings.Replace(newSurveyBody, `"buttonText":"Close"`, `"buttonText":"Close","buttonText":"X"`, 1): "confirmation.buttonText: the member appears twice",
 	} {
 		rec := e.manage("POST", "/v1/protected/surveys", body, e.skA)

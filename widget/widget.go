@@ -56,7 +56,7 @@ func readFiles() (map[string]File, error) {
 		}
 		var gz bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression) // a valid level: no error
-		_, _ = zw.Write(b)                                       // writes to a bytes.Buffer do not fail
+		_, _ = zw.Write(b)                                      // writes to a bytes.Buffer do not fail
 		_ = zw.Close()
 		files[e.Name()] = File{Name: e.Name(), Content: b, ETag: etag(b, ""), Gzip: gz.Bytes(), GzipETag: etag(b, "-gzip")}
 	}
