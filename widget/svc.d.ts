@@ -12,8 +12,24 @@ declare namespace Svc {
     recording: string;
     /** The message of a required question left empty. */
     required: string;
-    /** The start of the message shown when the server refuses an answer. */
+    /** Beside a required question's title. */
+    requiredMark: string;
+    /** The hint of a multi-select question with a max; {max} is replaced by it. */
+    pickUpTo: string;
+    /** Said politely to a screen reader when a survey appears by itself, before its title. */
+    appeared: string;
+    /** While the last answers are on their way. */
+    sending: string;
+    /** When the server cannot be reached: the answers wait on the device. */
+    notSent: string;
+    /** The button that tries a refused or unsent save again. */
+    retry: string;
+    /** When the server refused the answers. */
     refused: string;
+    /** When an answer (a screenshot, a recording) is larger than the server takes. */
+    tooLarge: string;
+    /** When the survey was closed (made inactive or deleted) while it was answered. */
+    surveyClosed: string;
   }
 
   /** The options of Svc.show. */
@@ -36,6 +52,11 @@ declare namespace Svc {
     cooldownDays?: number;
     /** Close the confirmation by itself after this many seconds, 0 to 86400 (default 0: never). */
     autoCloseSeconds?: number;
+    /**
+     * The widget's colours: "light" (the default, as most pages are), "dark", or "auto" to
+     * follow the person's system setting.
+     */
+    colorScheme?: "light" | "dark" | "auto";
     labels?: Partial<Labels>;
   }
 
@@ -46,7 +67,12 @@ declare namespace Svc {
     responseId?: string;
   }
 
-  /** Shows a survey, saving each answer as the person moves on, and resolves when it closes. */
+  /**
+   * Shows a survey, saving each answer as the person moves on, and resolves when it closes.
+   * Called from a person's own gesture (a click), it takes the keyboard focus; called by
+   * itself (on load, on a timer) it appears without taking it, so a person typing in the page
+   * loses no keystroke to it, and they reach it with Tab or the pointer.
+   */
   function show(options: ShowOptions): Promise<Result>;
   /** Closes the survey on screen, if any: a dismissal before its end. */
   function close(): void;

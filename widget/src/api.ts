@@ -103,39 +103,40 @@ export function backoff(attempt: number, retryAfter: string | null, random = Mat
 }
 
 /**
+ * Delivery is what became of a response's latest PUT: the server acknowledged it, refused it
+ * (retrying would not help: it is dropped), or it waits to be sent again after a failure that
+ * retrying may mend (the network, 408, 429, 5xx), with the status of that failure (0 for the
+ * network).
+ */
+export type Delivery = { state: "sent" } | { state: "refused"; error: ApiError } | { state: "waiting"; status: number };
+
+/**
  * Outbox sends each response's latest PUT, one at a time per response. It keeps unsent ones in
  * localStorage, so they survive a reload or the browser going offline, and retries them with
- * backoff; a refusal that retrying cannot fix is reported and dropped.
+ * backoff; it tells notify what became of each (a refusal that retrying cannot fix is dropped).
  */
 export class Outbox {
   private sending = new Set<string>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private attempts = new Map<string, number>();
-  private waiters = new Map<string, Array<() => void>>();
 
   constructor(
     private readonly storage: Storage | null,
-    private readonly onRefused: (err: ApiError) => void,
+    private readonly notify: (url: string, d: Delivery) => void,
   ) {
     addEventListener("online", () => this.flush());
   }
 
   /** put queues p, replacing an older unsent PUT of the same response, and sends it. */
-  put(p: Pending): Promise<void> {
+  put(p: Pending): void {
     const all = this.load();
     all[p.url] = p;
     this.save(all);
-    const done = new Promise<void>((resolve) => {
-      const list = this.waiters.get(p.url) ?? [];
-      list.push(resolve);
-      this.waiters.set(p.url, list);
-    });
     this.attempts.delete(p.url);
-    this.send(p.url);
-    return done;
+    this.send(p.url, true); // now, not at the end of a backoff an earlier failure started
   }
 
-  /** flush sends every PUT left from earlier, in this page or before a reload. */
+  /** flush sends every PUT left from earlier, in this page or before a reload, at once. */
   flush(): void {
     for (const url of Object.keys(this.load())) this.send(url, true);
   }
@@ -154,7 +155,7 @@ export class Outbox {
       this.timers.delete(url);
     }
     const p = this.load()[url];
-    if (!p) return this.settle(url);
+    if (!p) return;
     this.sending.add(url);
     const sent = JSON.stringify(p.body);
     let status = 0;
@@ -183,10 +184,10 @@ export class Outbox {
     }
     if (answered && (refused === null || !retryable(status))) {
       this.remove(url, sent);
-      if (refused !== null) this.onRefused(refused);
       if (this.load()[url]) return this.send(url); // a newer body came while this one was sent
       this.attempts.delete(url);
-      return this.settle(url);
+      this.notify(url, refused === null ? { state: "sent" } : { state: "refused", error: refused });
+      return;
     }
     const attempt = (this.attempts.get(url) ?? 0) + 1;
     this.attempts.set(url, attempt);
@@ -197,11 +198,7 @@ export class Outbox {
         this.send(url);
       }, backoff(attempt, retryAfter)),
     );
-  }
-
-  private settle(url: string): void {
-    for (const resolve of this.waiters.get(url) ?? []) resolve();
-    this.waiters.delete(url);
+    this.notify(url, { state: "waiting", status });
   }
 
   // remove drops the PUT of url if its body is still the one sent.

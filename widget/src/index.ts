@@ -1,6 +1,6 @@
 // svc's browser widget: window.Svc.show(options) shows a survey, saves each answer as the person
 // moves on, and resolves with what happened. See extensions.md section 1 for the contract.
-import { Api, ApiError, Outbox } from "./api";
+import { Api, Outbox, type Delivery } from "./api";
 import { mergeLabels } from "./labels";
 import { loadProgress, storage } from "./state";
 import { Widget, type Result, type ShowOptions } from "./widget";
@@ -15,10 +15,31 @@ let outbox: Outbox | null = null;
 
 function theOutbox(): Outbox {
   if (!outbox) {
-    outbox = new Outbox(storage("localStorage"), (err: ApiError) => current?.refused(err));
+    outbox = new Outbox(storage("localStorage"), (url: string, d: Delivery) => {
+      if (current && current.url === url) current.delivered(d);
+    });
   }
   return outbox;
 }
+
+// typingIn tells whether el is a field a person types in: a survey must not take the focus
+// from it.
+function typingIn(el: Element | null): boolean {
+  if (!el) return false;
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el as HTMLElement).isContentEditable) return true;
+  return el instanceof HTMLInputElement && !["button", "submit", "reset", "checkbox", "radio", "image"].includes(el.type);
+}
+
+// byGesture tells whether a person's own gesture is showing the survey now: the page has
+// transient activation (a click or a key a moment ago) and the focus is not in a field where
+// they are typing. A survey shown on load, on a timer, or from a keystroke of someone writing in
+// the page appears without taking the keyboard.
+function byGesture(): boolean {
+  const activation = (navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation;
+  return activation?.isActive === true && !typingIn(document.activeElement);
+}
+
+const schemes = ["light", "dark", "auto"];
 
 function required(o: Record<string, unknown>, name: string): string {
   const v = o[name];
@@ -36,6 +57,10 @@ async function show(options: ShowOptions): Promise<Result> {
   if (typeof autoCloseSeconds !== "number" || !(autoCloseSeconds >= 0 && autoCloseSeconds <= 86_400)) {
     throw new TypeError("Svc.show: autoCloseSeconds is a number of seconds from 0 (never) to 86400");
   }
+  const colorScheme = options.colorScheme ?? "light";
+  if (!schemes.includes(colorScheme)) throw new TypeError('Svc.show: colorScheme is "light", "dark" or "auto"');
+  // Read before the first await: the gesture's activation is of this moment.
+  const gesture = byGesture();
   const base = (typeof options.apiBase === "string" && options.apiBase ? options.apiBase : scriptBase).replace(/\/+$/, "");
   const api = new Api(base, key);
   const box = theOutbox();
@@ -67,6 +92,9 @@ async function show(options: ShowOptions): Promise<Result> {
       metadata: options.metadata,
       target: options.target ?? null,
       autoCloseSeconds,
+      // A person who started typing in the page while the survey loaded keeps the focus too.
+      gesture: gesture && !typingIn(document.activeElement),
+      colorScheme,
       done: (r) => {
         if (current === w) current = null;
         resolve(r);

@@ -9,7 +9,15 @@ export const defaultLabels: Labels = {
   screenshot: "Include a screenshot",
   recording: "Include a recording of this page",
   required: "Please answer this question to go on.",
-  refused: "Your answer could not be saved",
+  requiredMark: "Required",
+  pickUpTo: "Pick up to {max}",
+  appeared: "A short survey appeared:",
+  sending: "Sending your answers…",
+  notSent: "Not sent yet: the server cannot be reached. Your answers are kept on this device and sent as soon as it can be.",
+  retry: "Try again",
+  refused: "Your answers could not be saved.",
+  tooLarge: "Your answer is too large to send. Try again without the screenshot or the recording.",
+  surveyClosed: "This survey is no longer open. Thank you for your time.",
 };
 
 export function mergeLabels(given: unknown): Labels {

@@ -26,8 +26,13 @@ const css = `
   width: min(400px, calc(100vw - 32px)) !important;
   max-height: calc(100vh - 32px) !important;
 }
+:host([data-scheme="dark"]) {
+  --_bg: var(--svc-background, #1d2026);
+  --_text: var(--svc-text, #eef0f3);
+  --_accent: var(--svc-accent, #8fb0ff);
+}
 @media (prefers-color-scheme: dark) {
-  :host {
+  :host([data-scheme="auto"]) {
     --_bg: var(--svc-background, #1d2026);
     --_text: var(--svc-text, #eef0f3);
     --_accent: var(--svc-accent, #8fb0ff);
@@ -56,6 +61,8 @@ const css = `
 .survey-title { margin: 0 32px 8px 0; font-size: 13px; color: var(--_muted); }
 h2 { font-size: 17px; line-height: 1.3; margin: 0 32px 6px 0; font-weight: 600; }
 .description { margin: 0 0 12px; color: var(--_muted); }
+.required, .hint { margin: -2px 0 8px; font-size: 13px; color: var(--_muted); }
+.required::before { content: "* " / ""; color: var(--_accent); font-weight: 700; }
 .close {
   position: absolute; top: 8px; right: 8px; width: 32px; height: 32px;
   border: 0; border-radius: 50%; background: transparent; color: var(--_muted);
@@ -65,14 +72,22 @@ h2 { font-size: 17px; line-height: 1.3; margin: 0 32px 6px 0; font-weight: 600; 
 :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
 form { margin: 0; }
 .scale { display: grid; grid-template-columns: repeat(var(--_n, 5), minmax(0, 1fr)); gap: 4px; margin: 4px 0; }
-@container svc (max-width: 340px) { .scale.wide { grid-template-columns: repeat(6, minmax(0, 1fr)); } }
+.scale.wide { gap: 2px; }
+/* An eleven-point scale stays on one row down to 264 px: cells touch rather than wrap, each at
+   least 24 px wide (WCAG 2.5.8). */
+@container svc (max-width: 340px) {
+  .scale.wide { gap: 0; }
+  .scale.wide .score span { border-radius: 0; font-size: 13px; }
+  .scale.wide .score:first-child span { border-radius: calc(var(--_radius) * 0.6) 0 0 calc(var(--_radius) * 0.6); }
+  .scale.wide .score:last-child span { border-radius: 0 calc(var(--_radius) * 0.6) calc(var(--_radius) * 0.6) 0; }
+}
 .choice { display: flex; gap: 8px; align-items: flex-start; padding: 8px 10px; margin: 0 0 6px;
   border: 1px solid var(--_line); border-radius: calc(var(--_radius) * 0.6); cursor: pointer; }
 .choice:has(input:checked) { border-color: var(--_accent); background: color-mix(in srgb, var(--_accent) 12%, var(--_bg)); }
 .choice:has(input:disabled) { opacity: 0.55; cursor: default; }
 .choice input { margin: 3px 0 0; accent-color: var(--_accent); }
 .choice small { display: block; color: var(--_muted); }
-.score { position: relative; min-width: 0; }
+.score { position: relative; min-width: 24px; }
 .score input { position: absolute; inset: 0; opacity: 0; margin: 0; cursor: pointer; width: 100%; height: 100%; }
 .score span { display: block; text-align: center; padding: 7px 0; border: 1px solid var(--_line);
   border-radius: calc(var(--_radius) * 0.6); }
@@ -97,7 +112,9 @@ textarea { min-height: 84px; resize: vertical; }
 .button.secondary { background: transparent; color: var(--_accent); }
 .message { margin: 10px 0 0; color: #b3261e; font-size: 14px; }
 .message:empty { display: none; }
-@media (prefers-color-scheme: dark) { .message { color: #ffb4ab; } }
+.message .retry { margin-left: 8px; padding: 6px 10px; font-size: 13px; }
+:host([data-scheme="dark"]) .message { color: #ffb4ab; }
+@media (prefers-color-scheme: dark) { :host([data-scheme="auto"]) .message { color: #ffb4ab; } }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

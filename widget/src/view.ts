@@ -6,6 +6,7 @@ import type {
   Answer,
   BugReportAnswer,
   BugReportProperties,
+  Editable,
   MultiSelectProperties,
   OpenEndedProperties,
   Option,
@@ -27,22 +28,38 @@ export interface Hooks {
   autoProgress(): void;
 }
 
-export function controls(q: Question, prior: Answer | undefined, labels: Labels, hooks: Hooks, extra: BugExtras): Controls {
+/**
+ * Context is what a question's controls announce beside their names: the ids of the texts that
+ * describe them (the question's description, "Required"), and whether an answer is required.
+ */
+export interface Context {
+  describedBy: string[];
+  required: boolean;
+}
+
+export function controls(q: Question, prior: Answer | undefined, labels: Labels, hooks: Hooks, extra: BugExtras, cx: Context): Controls {
   const p = q.properties;
   switch (p.type) {
     case "rating":
-      return rating(q, p, prior, hooks);
+      return rating(q, p, prior, hooks, cx);
     case "single-select":
-      return singleSelect(q, p, prior, hooks);
+      return singleSelect(q, p, prior, hooks, cx);
     case "multi-select":
-      return multiSelect(q, p, prior);
+      return multiSelect(q, p, prior, labels, cx);
     case "open-ended":
-      return openEnded(q, p, prior);
+      return openEnded(q, p, prior, cx);
     case "bug-report":
       return bugReport(p, prior, labels, extra);
     default:
       return { nodes: [], answer: async () => undefined }; // a statement, or a type this widget does not know
   }
+}
+
+// describe gives el the descriptions and the requirement of cx, where its role allows them.
+function describe(el: HTMLElement, cx: Context, extra: string[] = [], requirable = true): void {
+  const ids = [...cx.describedBy, ...extra];
+  if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
+  if (cx.required && requirable) el.setAttribute("aria-required", "true");
 }
 
 // Arrow keys move the choice within a radio group, and the browser reports that as a change;
@@ -62,23 +79,32 @@ function arrowAware(inputs: HTMLInputElement[], onChoose: () => void): void {
   }
 }
 
-function rating(q: Question, p: RatingProperties, prior: Answer | undefined, hooks: Hooks): Controls {
+function rating(q: Question, p: RatingProperties, prior: Answer | undefined, hooks: Hooks, cx: Context): Controls {
   const nps = p.display === "nps";
   const star = p.display === "star";
   const name = uid("r");
   const count = p.scale + (nps ? 1 : 0);
   const group = h("div", { role: "radiogroup", "aria-labelledby": titleId(q), class: count > 6 ? "scale wide" : "scale", part: "scale" });
+  describe(group, cx);
   group.style.setProperty("--_n", String(count)); // the CSSOM, which a strict CSP allows
   const inputs: HTMLInputElement[] = [];
+  const faces: HTMLElement[] = [];
   for (let v = nps ? 0 : 1; v <= p.scale; v++) {
     const input = h("input", { type: "radio", name, value: v, "aria-label": String(v), checked: prior === v });
     inputs.push(input);
-    const face = h("span", { "aria-hidden": "true", part: "score" }, star ? "★" : String(v));
+    const face = h("span", { "aria-hidden": "true", part: "score" }, star ? "☆" : String(v));
+    faces.push(face);
     group.append(h("label", { class: star ? "score star" : "score" }, input, face));
   }
+  // Lit stars are filled and unlit ones outlined, so they differ in shape as well as colour
+  // (WCAG 1.4.1), in greyscale too.
   const light = () => {
     const chosen = inputs.findIndex((i) => i.checked);
-    inputs.forEach((i, n) => i.parentElement!.classList.toggle("lit", star && chosen >= 0 && n <= chosen));
+    inputs.forEach((i, n) => {
+      const lit = star && chosen >= 0 && n <= chosen;
+      i.parentElement!.classList.toggle("lit", lit);
+      if (star) faces[n].textContent = lit ? "★" : "☆";
+    });
   };
   light();
   arrowAware(inputs, () => p.shouldAutoProgress && hooks.autoProgress());
@@ -101,13 +127,14 @@ export function titleId(q: Question): string {
   return `svc-q-${q.position}`;
 }
 
-function singleSelect(q: Question, p: SingleSelectProperties, prior: Answer | undefined, hooks: Hooks): Controls {
+function singleSelect(q: Question, p: SingleSelectProperties, prior: Answer | undefined, hooks: Hooks, cx: Context): Controls {
   const [group, inputs] = options(q, p.options, "radio", (v) => prior === v);
+  describe(group, cx);
   const nodes: Node[] = [group];
   let text: HTMLInputElement | null = null;
   if (p.editable) {
     const isOther = typeof prior === "string" && !p.options.some((o) => o.value === prior);
-    text = editableField(p.editable.label, p.editable.max, isOther ? (prior as string) : "", nodes);
+    text = editableField(p.editable, isOther ? (prior as string) : "", nodes);
     const t = text;
     t.addEventListener("input", () => {
       if (t.value !== "") inputs.forEach((i) => (i.checked = false));
@@ -140,22 +167,38 @@ function options(q: Question, list: Option[], type: "radio" | "checkbox", checke
   return [group, inputs];
 }
 
-function editableField(label: string, max: number, value: string, nodes: Node[]): HTMLInputElement {
+// editableField is the text a person may type instead of (or beside) the options, with its
+// label and, when the question gives one, its description.
+function editableField(e: Editable, value: string, nodes: Node[]): HTMLInputElement {
   const id = uid("t");
-  const input = h("input", { type: "text", id, maxlength: max, part: "textbox" });
+  const input = h("input", { type: "text", id, maxlength: e.max, part: "textbox" });
   input.value = value;
-  nodes.push(h("label", { for: id, class: "field" }, label), input);
+  nodes.push(h("label", { for: id, class: "field" }, e.label));
+  if (e.description) {
+    const desc = h("p", { id: uid("d"), class: "hint" }, e.description);
+    input.setAttribute("aria-describedby", desc.id);
+    nodes.push(desc);
+  }
+  nodes.push(input);
   return input;
 }
 
-function multiSelect(q: Question, p: MultiSelectProperties, prior: Answer | undefined): Controls {
+function multiSelect(q: Question, p: MultiSelectProperties, prior: Answer | undefined, labels: Labels, cx: Context): Controls {
   const chosen = Array.isArray(prior) ? prior : [];
   const [group, inputs] = options(q, p.options, "checkbox", (v) => chosen.includes(v));
-  const nodes: Node[] = [group];
+  const nodes: Node[] = [];
+  let hint: HTMLElement | null = null;
+  if (p.max && p.max < p.options.length + (p.editable ? 1 : 0)) {
+    hint = h("p", { id: uid("h"), class: "hint", part: "hint" }, labels.pickUpTo.replace("{max}", String(p.max)));
+    nodes.push(hint);
+  }
+  // A group of checkboxes cannot be marked aria-required; "Required" describes it instead.
+  describe(group, cx, hint ? [hint.id] : [], false);
+  nodes.push(group);
   let text: HTMLInputElement | null = null;
   if (p.editable) {
     const other = chosen.find((v) => !p.options.some((o) => o.value === v)) ?? "";
-    text = editableField(p.editable.label, p.editable.max, other, nodes);
+    text = editableField(p.editable, other, nodes);
   }
   // At most max choices, the free text counting as one (as the server counts it).
   const limit = () => {
@@ -178,8 +221,9 @@ function multiSelect(q: Question, p: MultiSelectProperties, prior: Answer | unde
   };
 }
 
-function openEnded(q: Question, p: OpenEndedProperties, prior: Answer | undefined): Controls {
+function openEnded(q: Question, p: OpenEndedProperties, prior: Answer | undefined, cx: Context): Controls {
   const area = h("textarea", { "aria-labelledby": titleId(q), placeholder: p.placeholder ?? null, maxlength: p.max, part: "textbox" });
+  describe(area, cx);
   area.value = typeof prior === "string" ? prior : "";
   return {
     nodes: [area],

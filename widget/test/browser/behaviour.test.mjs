@@ -13,7 +13,7 @@ for (const how of ["the Close button", "Escape"]) {
   test(`dismissed with ${how}: one view and one dismiss event, and the outcome`, async () => {
     const who = respondent("dismiss");
     const s = surveys.short;
-    const { tab, context, events } = await open(browser, { survey: s, who });
+    const { tab, context, events } = await open(browser, { survey: s, who, gesture: "click" });
     await heading(tab, "How is your day?");
     await eventually(async () => assert.ok((await history(s, who)).lastViewedAt, "the view was recorded"));
     if (how === "Escape") await tab.keyboard.press("Escape");
@@ -30,9 +30,10 @@ for (const how of ["the Close button", "Escape"]) {
 
 test("completed with the keyboard alone, focus kept in the dialog, arrows never auto-progress", async () => {
   const who = respondent("keyboard");
-  const { tab, context } = await open(browser, { survey: surveys.demo, who });
+  const { tab, context } = await open(browser, { survey: surveys.demo, who, gesture: "key" });
   await heading(tab, "How likely are you to recommend us to a friend?");
-  // Focus starts in the dialog, on the first score; arrows choose without moving on.
+  // Opened by a key press, focus starts in the dialog, on the first score; arrows choose
+  // without moving on.
   const focused = () => tab.evaluate(() => document.querySelector("svc-survey")?.shadowRoot?.activeElement?.getAttribute("aria-label") ?? document.activeElement?.tagName);
   assert.equal(await focused(), "0");
   await tab.keyboard.press("ArrowRight");
@@ -48,7 +49,7 @@ test("completed with the keyboard alone, focus kept in the dialog, arrows never 
 
   const who2 = respondent("keyboard");
   const s = surveys.short;
-  const second = await open(browser, { survey: s, who: who2 });
+  const second = await open(browser, { survey: s, who: who2, gesture: "key" });
   const t = second.tab;
   await heading(t, "How is your day?");
   for (let i = 0; i < 3; i++) await t.keyboard.press("ArrowRight"); // 1 -> 4
@@ -160,7 +161,10 @@ test("a 503 is retried, honouring Retry-After; a 400 is shown and never retried"
   });
   await tab.getByRole("radio", { name: "Free" }).check();
   await tab.getByRole("button", { name: "Continue" }).click();
-  await tab.getByRole("alert").filter({ hasText: 'Your answer could not be saved: answer to "plan" is not an option' }).waitFor();
+  // In the person's words, not the server's, with a way to try again.
+  await tab.getByRole("alert").filter({ hasText: "Your answers could not be saved." }).waitFor();
+  assert.equal(await tab.getByRole("alert").filter({ hasText: "not an option" }).count(), 0);
+  await tab.getByRole("button", { name: "Try again" }).waitFor();
   await new Promise((r) => setTimeout(r, 1500)); // long enough for a retry, were there one
   assert.equal(puts, 1);
   assert.equal(await tab.evaluate(() => localStorage.getItem("svc:outbox")), null);

@@ -31,11 +31,13 @@ export function respondent(name) {
 }
 
 /**
- * open loads a test page that shows a survey; page is "page", "hostile" or "csp". With clock, the
- * page's timers are Playwright's, for the test to move on. It returns the page's uncaught errors
- * and the events the widget posted, as they come.
+ * open loads a test page that shows a survey; page is "page", "hostile" or "csp". Without
+ * gesture the page shows it on load, by itself; with gesture "click" or "key" a person shows it,
+ * clicking the page's "Show the survey" button or pressing Enter on it. With clock, the page's
+ * timers are Playwright's, for the test to move on. It returns the page's uncaught errors and
+ * the events the widget posted, as they come.
  */
-export async function open(browser, { survey, who, page = "page", params = {}, viewport, clock = false } = {}) {
+export async function open(browser, { survey, who, page = "page", params = {}, viewport, clock = false, gesture } = {}) {
   const context = await browser.newContext(viewport ? { viewport } : {});
   if (clock) await context.clock.install(); // time flows until the test moves it on
   context.setDefaultTimeout(5000);
@@ -49,8 +51,14 @@ export async function open(browser, { survey, who, page = "page", params = {}, v
     tab.on("requestfailed", (r) => console.error("failed:", r.method(), r.url(), r.failure()?.errorText));
     tab.on("response", async (r) => console.error("reply:", r.request().method(), r.url(), r.status(), r.status() >= 400 ? await r.text() : ""));
   }
-  const q = new URLSearchParams({ survey: survey.id, pk, respondent: who, ...params });
+  const q = new URLSearchParams({ survey: survey.id, pk, respondent: who, ...params, ...(gesture ? { gesture: "1" } : {}) });
   await tab.goto(`${base}/test/${page}.html?${q}`);
+  const button = tab.getByRole("button", { name: "Show the survey" });
+  if (gesture === "click") await button.click();
+  if (gesture === "key") {
+    await button.focus();
+    await tab.keyboard.press("Enter");
+  }
   return { context, tab, errors, events };
 }
 

@@ -13,7 +13,7 @@ const heading = (tab, name) => tab.getByRole("heading", { name, exact: true }).w
 test("a detractor's path: rating, multi-select, open-ended and bug report, saved after each question", async () => {
   const who = respondent("detractor");
   const s = surveys.demo;
-  const { tab, context, errors, events } = await open(browser, { survey: s, who });
+  const { tab, context, errors, events } = await open(browser, { survey: s, who, gesture: "click" });
   const dialog = tab.getByRole("dialog", { name: "How are we doing?" });
   await dialog.waitFor();
   assert.equal(await dialog.getAttribute("aria-modal"), "true");
