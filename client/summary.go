@@ -47,11 +47,17 @@ type QuestionSummary struct {
 	Average *float64      `json:"average,omitempty"`
 	NPS     *float64      `json:"nps,omitempty"`
 	CSAT    *float64      `json:"csat,omitempty"`
-	// Options and Other are a single- or multi-select question's: each option's count, in the
-	// options' order, and the free-text answers'.
+	// Promoters (9 and 10), Passives (7 and 8) and Detractors (0 to 6) count an NPS question's
+	// answers.
+	Promoters  *int64 `json:"promoters,omitempty"`
+	Passives   *int64 `json:"passives,omitempty"`
+	Detractors *int64 `json:"detractors,omitempty"`
+	// Options are a single- or multi-select question's option counts, in the options' order;
+	// Other counts the free-text answers, for one with editable text (nil otherwise).
 	Options []OptionCount `json:"options,omitempty"`
 	Other   *int64        `json:"other,omitempty"`
-	// Latest are an open-ended question's newest answers.
+	// Latest are the newest texts written: an open-ended question's answers, or a select
+	// question's free texts.
 	Latest []LatestAnswer `json:"latest,omitempty"`
 }
 
@@ -61,7 +67,7 @@ type OptionCount struct {
 	Count int64  `json:"count"`
 }
 
-// LatestAnswer is one open-ended answer.
+// LatestAnswer is one text a person wrote.
 type LatestAnswer struct {
 	ResponseID string    `json:"responseId"`
 	Text       string    `json:"text"`

@@ -26,7 +26,9 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"bar":   barWidth,
 	"pct":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
 	"gauge": func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
-	"date":  func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
+	"date":   func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
+	"period": periodText,
+	"nps":    npsOf,
 	"bars":  bars,
 	"answers": func(def survey.Definition, data json.RawMessage) []answerRow {
 		return answerRows(def, data, answerTextMax)
@@ -134,6 +136,9 @@ type surveyPage struct {
 	Ranges    []struct{ Value, Label string }
 	// From and To fill the custom range's form: the first and last day shown.
 	From, To string
+	// Extra is the label of the range shown when no chip of Ranges is it (a custom range, an
+	// older quarter), shown as one more chip, the current one.
+	Extra string
 	Current  summaryPeriod
 	Previous *summaryPeriod
 	MaxReach int64
@@ -187,6 +192,7 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Previous = &pp
 	}
+	p.Extra = extraRange(tr, p.Ranges, cur)
 	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
 	if err := rs.latest(r, q, sv, cur, &p); err != nil {
 		rs.fail(w, r, err)
@@ -242,15 +248,45 @@ func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, d
 	w.Write([]byte(b.String()))
 }
 
-// fail answers an error as a short page with its status.
+// fail answers an error as a page of the results' own look, with its status, what went wrong
+// in words for people, and the way back.
 func (rs *Results) fail(w http.ResponseWriter, r *http.Request, err error) {
 	apiErr, known := toAPIError(err)
 	if !known {
 		rs.h.log.ErrorContext(r.Context(), "results page failed", "path", r.URL.Path, "err", err)
 	}
+	// The stylesheet and the list are at the root of the pages, which may be mounted under
+	// any prefix: reached relative to this page's depth.
+	up := strings.Repeat("../", max(strings.Count(r.URL.Path, "/")-1, 0))
+	page := struct{ Title, Message, CSS, Home string }{"Not available", pageMessage(apiErr), up + "results.css", up}
+	if page.Home == "" {
+		page.Home = "./"
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(apiErr.Status)
-	_ = resultsTemplates.ExecuteTemplate(w, "error.html", apiErr.Message)
+	_ = resultsTemplates.ExecuteTemplate(w, "error.html", page)
+}
+
+// pageMessage is what the results pages say of an error: the API's words, written for
+// developers, in words for the people who read the pages.
+func pageMessage(e *Error) string {
+	switch {
+	case e.Status == http.StatusNotFound:
+		return "There is no such survey or page here. It may have been deleted, or the link is wrong."
+	case strings.Contains(e.Message, "ends before it starts"):
+		return "The last day of that range comes before its first day: pick a first day on or before the last."
+	case strings.Contains(e.Message, "first and its last day"):
+		return "A range of days needs both its first and its last day."
+	case strings.Contains(e.Message, "timeRange"), strings.Contains(e.Message, "custom range"):
+		return "That range of days cannot be shown: pick its days again, as year, month and day."
+	case strings.Contains(e.Message, "cursor"):
+		return "That page of responses is no longer there: start again from the newest."
+	case e.Status == http.StatusServiceUnavailable:
+		return "The results are busy right now: try again in a moment."
+	case e.Status >= 500:
+		return "Something went wrong on our side while making this page. It was logged; try again later."
+	}
+	return "This page cannot be shown: " + e.Message
 }
 
 // barWidth is a bar's width in per cent of the widest, at least a sliver for a count above 0.
@@ -305,4 +341,70 @@ func bars(q questionSummary) []barRow {
 		rows[i].Width = barWidth(rows[i].Count, most)
 	}
 	return rows
+}
+
+// extraRange is the chip of a range that none of ranges is: "Custom: 20–25 Nov 2026" for a
+// custom range, "Q1 2025" for a quarter the chips do not list; "" when a chip is the range.
+func extraRange(tr string, ranges []struct{ Value, Label string }, cur period) string {
+	for _, r := range ranges {
+		if r.Value == tr {
+			return ""
+		}
+	}
+	var q, year int
+	if _, err := fmt.Sscanf(tr, "q%d-%d", &q, &year); err == nil {
+		return fmt.Sprintf("Q%d %d", q, year)
+	}
+	return "Custom: " + periodText(Time(cur.Start), Time(cur.End))
+}
+
+// periodText says when a period is, for people: whole days as days ("20–25 Nov 2026", the end
+// being the start of the day after the last), any other as times in UTC.
+func periodText(start, end Time) string {
+	s, e := time.Time(start).UTC(), time.Time(end).UTC()
+	midnight := func(t time.Time) bool { return t.Equal(t.Truncate(24 * time.Hour)) }
+	if !midnight(s) || !midnight(e) || !e.After(s) {
+		return s.Format("2 Jan 2006 15:04") + " to " + e.Format("2 Jan 2006 15:04") + " (UTC)"
+	}
+	last := e.AddDate(0, 0, -1)
+	switch {
+	case last.Equal(s):
+		return s.Format("2 Jan 2006")
+	case s.Year() != last.Year():
+		return s.Format("2 Jan 2006") + " – " + last.Format("2 Jan 2006")
+	case s.Month() != last.Month():
+		return s.Format("2 Jan") + " – " + last.Format("2 Jan 2006")
+	}
+	return s.Format("2") + "–" + last.Format("2 Jan 2006")
+}
+
+// npsView is what the page shows of an NPS question: the score as a whole number from -100 to
+// 100 with its zone, and how many promoters, passives and detractors there were, with their
+// shares in per cent.
+type npsView struct {
+	Score                                       int
+	Zone                                        string
+	Promoters, Passives, Detractors             int64
+	PromoterShare, PassiveShare, DetractorShare string
+}
+
+func npsOf(q questionSummary) npsView {
+	var v npsView
+	if q.NPS == nil || q.Promoters == nil {
+		return v
+	}
+	v.Score = int(math.Round(*q.NPS))
+	switch {
+	case v.Score < 0:
+		v.Zone = "needs work"
+	case v.Score < 50:
+		v.Zone = "good"
+	default:
+		v.Zone = "excellent"
+	}
+	v.Promoters, v.Passives, v.Detractors = *q.Promoters, *q.Passives, *q.Detractors
+	total := float64(max(v.Promoters+v.Passives+v.Detractors, 1))
+	share := func(n int64) string { return fmt.Sprintf("%.0f", 100*float64(n)/total) }
+	v.PromoterShare, v.PassiveShare, v.DetractorShare = share(v.Promoters), share(v.Passives), share(v.Detractors)
+	return v
 }

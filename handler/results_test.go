@@ -38,22 +38,33 @@ func TestResultsPages(t *testing.T) {
 	body := page.Body.String()
 	for _, want := range []string{
 		`<h1>How are we doing?</h1>`, `aria-current="page">Last 7 days`, `<h2 id="funnel">Funnel</h2>`,
-		`aria-label="NPS 0.0"`, // one promoter, one detractor
+		`aria-label="NPS 0: good"`, // one promoter, one detractor
+		`<span class="label">Promoters (9–10)</span> <strong>1</strong> <span class="share">50%</span>`,
+		`<span class="label">Detractors (0–6)</span> <strong>1</strong> <span class="share">50%</span>`,
 		`CSAT <strong>100.0%</strong>`, `>Alerts</span>`, `>Other (free text)</span>`, `>Speed</span>`,
 		`<q>&lt;b&gt;Lovely&lt;/b&gt;</q>`, // answers are text, never markup
-		`<h2 id="latest">Latest responses</h2>`, `<td>bob</td>`,
+		`<h2 id="latest">Latest responses</h2>`, `<span class="who">bob</span>`,
 		`The period before: 0 views, 0 started, 0 finished.`, `href="?timeRange=q4-2026"`, `href="?timeRange=q3-2026"`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("survey page lacks %s", want)
 		}
 	}
+	// Free text is counted only where a question takes it (favourite, not missing), and an NPS
+	// has no "average".
+	if n := strings.Count(body, `>Other (free text)</span>`); n != 1 {
+		t.Errorf("%d rows of free text, want favourite's alone", n)
+	}
+	if strings.Contains(body, `rating · reached by 2 · answered by 2 · average`) {
+		t.Error("the NPS question shows an average")
+	}
 	if strings.Contains(body, "style=") || strings.Contains(body, "<script") {
 		t.Error("the page has inline style or script, which its policy refuses")
 	}
 	// The custom range's form: its days become the API's custom range, and fill the form again.
 	custom := get("/surveys/" + e.survA.ID + "?from=2026-11-01&to=2026-11-21").Body.String()
-	for _, want := range []string{`1 Nov 2026 00:00 to 22 Nov 2026 00:00 (UTC)`, `name="from" value="2026-11-01"`, `name="to" value="2026-11-21"`,
+	for _, want := range []string{`<p class="period">1–21 Nov 2026</p>`, `aria-current="page">Custom: 1–21 Nov 2026</a>`,
+		`name="from" value="2026-11-01"`, `name="to" value="2026-11-21"`,
 		`The period before: 0 views, 0 started, 0 finished.`, `Started</span>`} {
 		if !strings.Contains(custom, want) {
 			t.Errorf("custom range page lacks %s", want)
@@ -61,6 +72,17 @@ func TestResultsPages(t *testing.T) {
 	}
 	if !strings.Contains(body, `name="from" value="`) || !strings.Contains(body, `<form class="custom" method="get" aria-label="Custom range">`) {
 		t.Error("the page lacks the custom range's form, filled with the days it shows")
+	}
+	// An error is a page of the results' own look, in words for people, with the way back.
+	reversed := get("/surveys/" + e.survA.ID + "?from=2026-11-21&to=2026-11-01").Body.String()
+	for _, want := range []string{`<link rel="stylesheet" href="../results.css">`,
+		`The last day of that range comes before its first day`, `<a href="../">Back to all surveys</a>`} {
+		if !strings.Contains(reversed, want) {
+			t.Errorf("the error page of a reversed range lacks %s:\n%s", want, reversed)
+		}
+	}
+	if strings.Contains(reversed, "timeRange") {
+		t.Errorf("the error page speaks the API's words:\n%s", reversed)
 	}
 	css := get("/results.css")
 	if css.Code != 200 || css.Header().Get("Content-Type") != "text/css; charset=utf-8" {
@@ -177,7 +199,8 @@ func TestResultsAnswersAsText(t *testing.T) {
 	if !strings.Contains(body, want) {
 		t.Errorf("the page lacks ann's answers as\n%s\nin\n%s", want, body)
 	}
-	if !strings.Contains(body, `<td>bob</td><td>no</td><td><span class="none">none yet</span></td>`) {
+	if !strings.Contains(body, `<span class="who">bob</span> · not finished</p>
+<p class="none">No answers yet.</p>`) {
 		t.Error("the page lacks bob's response without answers")
 	}
 }
@@ -195,7 +218,7 @@ func TestResultsLatestPages(t *testing.T) {
 	}
 	e.clock.Advance(time.Minute)
 	get := e.resultsGetter()
-	respondents := regexp.MustCompile(`<tr><td><a href="[^"]*">[^<]*</a></td><td>([^<]*)</td>`)
+	respondents := regexp.MustCompile(`<p class="card-head"><a href="[^"]*">[^<]*</a> · <span class="who">([^<]*)</span>`)
 	older := regexp.MustCompile(`<a href="([^"]*)">Older responses</a>`)
 	path := "/surveys/" + e.survA.ID + "?timeRange=last-7-days"
 	var got []string

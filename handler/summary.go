@@ -47,16 +47,22 @@ type questionSummary struct {
 	Scale   int          `json:"scale,omitempty"`
 	Counts  *scoreCounts `json:"counts,omitempty"`
 	Average *float64     `json:"average,omitempty"`
-	// NPS (display "nps"): per cent promoters (9, 10) less per cent detractors (0 to 6).
-	NPS *float64 `json:"nps,omitempty"`
+	// NPS (display "nps"): per cent promoters (9, 10) less per cent detractors (0 to 6), and
+	// how many of each and of passives (7, 8).
+	NPS        *float64 `json:"nps,omitempty"`
+	Promoters  *int64   `json:"promoters,omitempty"`
+	Passives   *int64   `json:"passives,omitempty"`
+	Detractors *int64   `json:"detractors,omitempty"`
 	// CSAT (a 5-point scale): per cent of 4 and 5.
 	CSAT *float64 `json:"csat,omitempty"`
 
-	// Single- and multi-select questions: each option's count, and the free-text answers'.
+	// Single- and multi-select questions: each option's count, and, for one with editable
+	// text, the free-text answers' count.
 	Options []optionCount `json:"options,omitempty"`
 	Other   *int64        `json:"other,omitempty"`
 
-	// Open-ended questions: the newest answers.
+	// Open-ended questions, and select questions with editable text: the newest answers
+	// written (for a select question, its free texts).
 	Latest []latestAnswer `json:"latest,omitempty"`
 }
 
@@ -117,10 +123,11 @@ func (h *Handler) summary(r *http.Request, sv store.Survey, p period) (summaryPe
 		case survey.RatingProperties:
 			rateSummary(&qs, props, counts[q.ID])
 		case survey.SingleSelectProperties:
-			choiceSummary(&qs, props.Options, counts[store.OptionKey(q.ID)])
+			choiceSummary(&qs, props.Options, props.Editable != nil, counts[store.OptionKey(q.ID)])
 		case survey.MultiSelectProperties:
-			choiceSummary(&qs, props.Options, counts[store.OptionKey(q.ID)])
-		case survey.OpenEndedProperties:
+			choiceSummary(&qs, props.Options, props.Editable != nil, counts[store.OptionKey(q.ID)])
+		}
+		if _, ok := textsOf(q); ok {
 			qs.Latest = latest[q.ID]
 			if qs.Latest == nil {
 				qs.Latest = []latestAnswer{}
@@ -140,7 +147,7 @@ func rateSummary(qs *questionSummary, props survey.RatingProperties, counts map[
 	}
 	qs.Scale = props.Scale
 	qs.Counts = &scoreCounts{Low: low, N: make([]int64, props.Scale-low+1)}
-	var total, sum, high, promoters, detractors int64
+	var total, sum, high, promoters, passives, detractors int64
 	for score, n := range counts {
 		if score < low || score > props.Scale {
 			continue // a score from before the scale changed
@@ -151,7 +158,9 @@ func rateSummary(qs *questionSummary, props survey.RatingProperties, counts map[
 		switch {
 		case score >= 9:
 			promoters += n
-		case score <= 6:
+		case score >= 7:
+			passives += n
+		default:
 			detractors += n
 		}
 		if score >= 4 {
@@ -170,30 +179,83 @@ func rateSummary(qs *questionSummary, props survey.RatingProperties, counts map[
 	qs.Average = &avg
 	if nps {
 		qs.NPS = pct(promoters - detractors)
+		qs.Promoters, qs.Passives, qs.Detractors = &promoters, &passives, &detractors
 	}
 	if props.Scale == 5 && !nps {
 		qs.CSAT = pct(high)
 	}
 }
 
-// choiceSummary fills a choice question's option counts, in the options' order, and the
-// free-text answers' count.
-func choiceSummary(qs *questionSummary, options []survey.Option, counts map[int]int64) {
+// choiceSummary fills a choice question's option counts, in the options' order, and, when it
+// takes free text, the free-text answers' count.
+func choiceSummary(qs *questionSummary, options []survey.Option, editable bool, counts map[int]int64) {
 	qs.Options = make([]optionCount, len(options))
 	for i, o := range options {
 		qs.Options[i] = optionCount{o.Value, counts[store.OptionNumber(o.Value)]}
 	}
-	other := counts[store.OtherOption]
-	qs.Other = &other
+	if editable {
+		other := counts[store.OtherOption]
+		qs.Other = &other
+	}
 }
 
-// latestAnswers finds the newest answers to each open-ended question among the period's newest
-// responses (at most latestScan of them).
+// textsOf says whether a question takes text a person writes (an open-ended question, or a
+// select question with editable text), and, for a select question, its option values: what is
+// not one of them is the person's own text.
+func textsOf(q *survey.Question) (options map[string]bool, ok bool) {
+	var list []survey.Option
+	switch p := q.Properties.(type) {
+	case survey.OpenEndedProperties:
+		return nil, true
+	case survey.SingleSelectProperties:
+		if p.Editable == nil {
+			return nil, false
+		}
+		list = p.Options
+	case survey.MultiSelectProperties:
+		if p.Editable == nil {
+			return nil, false
+		}
+		list = p.Options
+	default:
+		return nil, false
+	}
+	options = make(map[string]bool, len(list))
+	for _, o := range list {
+		options[o.Value] = true
+	}
+	return options, true
+}
+
+// writtenText is the text a person wrote in an answer to a question textsOf accepted: the
+// answer of an open-ended question, the free text of a select question.
+func writtenText(raw json.RawMessage, options map[string]bool) (string, bool) {
+	if options == nil {
+		var text string
+		return text, json.Unmarshal(raw, &text) == nil
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return one, !options[one]
+	}
+	var many []string
+	if json.Unmarshal(raw, &many) == nil {
+		for _, v := range many {
+			if !options[v] {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// latestAnswers finds the newest texts written for each question that takes them among the
+// period's newest responses (at most latestScan of them).
 func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map[string][]latestAnswer, error) {
-	open := map[string]bool{}
+	open := map[string]map[string]bool{}
 	for i := range sv.Questions {
-		if sv.Questions[i].Type() == survey.TypeOpenEnded {
-			open[sv.Questions[i].ID] = true
+		if options, ok := textsOf(&sv.Questions[i]); ok {
+			open[sv.Questions[i].ID] = options
 		}
 	}
 	out := map[string][]latestAnswer{}
@@ -213,9 +275,12 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 			if json.Unmarshal(resp.Data, &answers) != nil {
 				continue
 			}
-			for id := range open {
-				var text string
-				if raw, ok := answers[id]; ok && len(out[id]) < latestAnswers && json.Unmarshal(raw, &text) == nil {
+			for id, options := range open {
+				raw, ok := answers[id]
+				if !ok || len(out[id]) >= latestAnswers {
+					continue
+				}
+				if text, ok := writtenText(raw, options); ok {
 					out[id] = append(out[id], latestAnswer{resp.ID, text, Time(resp.CreatedAt)})
 				}
 			}
@@ -230,7 +295,7 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 }
 
 // haveAll reports whether every open-ended question has its latestAnswers, so the scan can stop.
-func haveAll(out map[string][]latestAnswer, open map[string]bool) bool {
+func haveAll(out map[string][]latestAnswer, open map[string]map[string]bool) bool {
 	for id := range open {
 		if len(out[id]) < latestAnswers {
 			return false

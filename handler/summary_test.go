@@ -56,16 +56,19 @@ func TestSummary(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"questionId": "nps", "title": "How likely are you to recommend us to a friend?", "type": "rating", "position": 0.0,
-			"reached": 4.0, "answered": 4.0, "scale": 10.0, "average": 7.5, "nps": 25.0,
+			"reached": 4.0, "answered": 4.0, "scale": 10.0, "average": 7.5, "nps": 25.0, "promoters": 2.0, "passives": 1.0, "detractors": 1.0,
 			"counts": map[string]any{"0": 0.0, "1": 0.0, "2": 0.0, "3": 1.0, "4": 0.0, "5": 0.0, "6": 0.0, "7": 0.0, "8": 1.0, "9": 1.0, "10": 1.0}},
 		{"questionId": "stars", "title": "How would you rate the new dashboard?", "type": "rating", "position": 1.0,
 			"reached": 3.0, "answered": 1.0, "scale": 5.0, "average": 5.0, "csat": 100.0,
 			"counts": map[string]any{"1": 0.0, "2": 0.0, "3": 0.0, "4": 0.0, "5": 1.0}},
 		{"questionId": "favourite", "title": "Which feature do you use most?", "type": "single-select", "position": 2.0,
 			"reached": 3.0, "answered": 2.0, "other": 1.0,
-			"options": []any{map[string]any{"value": "Reports", "count": 1.0}, map[string]any{"value": "Alerts", "count": 0.0}, map[string]any{"value": "Exports", "count": 0.0}}},
+			"options": []any{map[string]any{"value": "Reports", "count": 1.0}, map[string]any{"value": "Alerts", "count": 0.0}, map[string]any{"value": "Exports", "count": 0.0}},
+			// What the person wrote instead of an option, since the question takes free text.
+			"latest": []any{map[string]any{"responseId": "rsummary0000000000000003", "text": "Something custom", "createdAt": "2026-11-21T10:06:05.123Z"}}},
+		// No editable text: no count of free text, nor any phantom row of one.
 		{"questionId": "missing", "title": "What would make it better?", "type": "multi-select", "position": 3.0,
-			"reached": 1.0, "answered": 1.0, "other": 0.0,
+			"reached": 1.0, "answered": 1.0,
 			"options": []any{map[string]any{"value": "Speed", "count": 1.0}, map[string]any{"value": "Price", "count": 0.0},
 				map[string]any{"value": "Integrations", "count": 0.0}, map[string]any{"value": "Docs", "count": 1.0}}},
 		{"questionId": "comments", "title": "Anything else you would like to tell us?", "type": "open-ended", "position": 4.0,

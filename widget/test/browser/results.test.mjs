@@ -50,10 +50,12 @@ test("the results pages: a survey's funnel, charts and answers by roles, under t
   const plan = tab.getByRole("region", { name: "Which plan are you on?" });
   for (const option of ["Free", "Team", "Enterprise", "Other (free text)"]) await plan.getByText(option, { exact: true }).waitFor();
   await tab.getByRole("region", { name: "One wish for us?" }).getByText("Charts").first().waitFor();
-  await tab.getByRole("table").waitFor();
+  await tab.getByRole("region", { name: "Latest responses" }).getByRole("article").first().waitFor();
   const demo = await tab.goto(`${base}/results/surveys/${surveys.demo.id}`);
   assert.equal(demo.status(), 200);
-  await tab.getByRole("img", { name: /^NPS -?\d+(\.\d)?$/ }).waitFor();
+  // The NPS reads as one: a whole number with its zone, and its promoters, passives and detractors.
+  await tab.getByRole("img", { name: /^NPS -?\d+: (needs work|good|excellent)$/ }).waitFor();
+  for (const part of ["Promoters (9–10)", "Passives (7–8)", "Detractors (0–6)"]) await tab.getByText(part).waitFor();
   assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
   await context.close();
 });
@@ -70,7 +72,10 @@ test("a custom range of days, picked in the results page's form", async () => {
   await tab.waitForURL(new RegExp(`from=${from}&to=${to}`));
   const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   const start = new Date(`${from}T00:00:00Z`);
-  await tab.getByText(`${start.getUTCDate()} ${months[start.getUTCMonth()]} ${start.getUTCFullYear()} 00:00 to `).waitFor();
+  // Said as days, and marked as the range shown.
+  await tab.getByText(new RegExp(`^${start.getUTCDate()}( ${months[start.getUTCMonth()]})?( ${start.getUTCFullYear()})? ?[–-]`)).first().waitFor();
+  await tab.getByRole("navigation", { name: "Time range" }).getByRole("link", { name: /^Custom: / }).waitFor();
+  assert.equal(await tab.getByRole("navigation", { name: "Time range" }).locator('[aria-current="page"]').count(), 1);
   assert.equal(await form.getByLabel("From").inputValue(), from, "the form keeps the range shown");
   const started = await tab.getByRole("region", { name: "Funnel" }).getByRole("listitem").filter({ hasText: "Started" }).textContent();
   assert.ok(Number(started.replace(/\D+/g, "")) >= 1, started);
@@ -95,8 +100,8 @@ test("a response's own page, opened from the survey's list of responses", async 
   const { context, tab, problems } = await openResults();
   await tab.goto(`${base}/results/surveys/${surveys.short.id}`);
   const latest = tab.getByRole("region", { name: "Latest responses" });
-  const respondentName = await latest.getByRole("row").nth(1).getByRole("cell").nth(1).textContent();
-  await latest.getByRole("row").nth(1).getByRole("link").click();
+  const respondentName = await latest.getByRole("article").first().locator(".who").textContent();
+  await latest.getByRole("article").first().getByRole("link").click();
   await tab.getByRole("heading", { name: `Response from ${respondentName}`, level: 1 }).waitFor();
   await tab.getByRole("region", { name: "Answers" }).getByText("How is your day?").waitFor();
   await tab.getByRole("link", { name: "Quick check-in" }).click();
@@ -123,11 +128,29 @@ test("axe-core finds no violation on the results pages", async () => {
   await context.close();
 });
 
-test("the results page fits a 320 px wide phone", async () => {
+test("the results page fits a 320 px wide phone, its responses readable and its bars by their labels", async () => {
   const { context, tab } = await openResults({ width: 320, height: 640 });
   await tab.goto(`${base}/results/surveys/${surveys.demo.id}`);
   await tab.getByRole("region", { name: "Funnel" }).waitFor();
   const width = await tab.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 320, `the page scrolls sideways: ${width}`);
+  // Each response a card: its answers as wide as the card, not a 79 px column breaking every
+  // two letters.
+  const answer = tab.getByRole("region", { name: "Latest responses" }).getByRole("definition").first();
+  const box = await answer.boundingBox();
+  assert.ok(box.width >= 240, `an answer is ${box.width} px wide`);
+  const height = await tab.getByRole("region", { name: "Latest responses" }).evaluate((el) => el.getBoundingClientRect().height);
+  assert.ok(height < 4000, `ten responses take ${height} px`);
+  // A bar is nearer its own label than the next label.
+  const gaps = await tab.getByRole("region", { name: "Funnel" }).evaluate((el) => {
+    const items = Array.from(el.querySelectorAll(".chart li"));
+    return items.slice(0, -1).map((li, i) => {
+      const label = li.querySelector(".label").getBoundingClientRect();
+      const bar = li.querySelector("svg").getBoundingClientRect();
+      const next = items[i + 1].querySelector(".label").getBoundingClientRect();
+      return { own: bar.top - label.bottom, next: next.top - bar.bottom };
+    });
+  });
+  for (const g of gaps) assert.ok(g.own < g.next, `a bar ${g.own} px from its label, ${g.next} px from the next: ${JSON.stringify(gaps)}`);
   await context.close();
 });
