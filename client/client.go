@@ -115,9 +115,27 @@ func newTransport(baseURL string, opts []Option, auth func(http.Header)) (*trans
 		}
 	}
 	u.Path += cfg.basePath
+	// A redirect of a request that changes something is never followed: Go's client repeats
+	// a 307 or 308 with the method, the body and the key, so a server (or a proxy in front of
+	// it) that cleaned a path could turn an erasure into the deletion of a survey. svc never
+	// redirects one; the redirect comes back as an *Error.
+	hc := *cfg.httpClient
+	follow := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		if follow != nil {
+			return follow(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 	mk := func(retries int) *retryablehttp.Client {
 		c := retryablehttp.NewClient()
-		c.HTTPClient = cfg.httpClient
+		c.HTTPClient = &hc
 		c.Logger = nil
 		c.RetryMax = retries
 		c.RetryWaitMin, c.RetryWaitMax = cfg.retryWaitMin, cfg.retryWaitMax
@@ -282,10 +300,16 @@ func IsInvalid(err error) bool { return statusOf(err) == http.StatusBadRequest }
 // NewResponseID returns a fresh cuid2, for a new response's id.
 func NewResponseID() string { return cuid2.NewGenerator().New() }
 
+// pathf formats a path of the API with args escaped, each as one path segment.
 func pathf(format string, args ...string) string {
 	esc := make([]any, len(args))
 	for i, a := range args {
 		esc[i] = url.PathEscape(a)
+		if a == "." || a == ".." {
+			// PathEscape keeps dots, and a value of its own would be a step within the path:
+			// sent escaped, the server refuses it rather than serving another endpoint.
+			esc[i] = strings.Repeat("%2E", len(a))
+		}
 	}
 	return fmt.Sprintf(format, esc...)
 }

@@ -2,8 +2,11 @@ package client_test
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -170,5 +173,56 @@ func TestGetSummary(t *testing.T) {
 	}
 	if _, err := c.GetSummary(ctx, e.survey.ID, "soon"); !client.IsInvalid(err) {
 		t.Errorf("a bad time range: %v", err)
+	}
+}
+
+// TestNoRedirectOfAChange: a proxy in front of svc that cleans paths answers an erasure with a
+// 307 to another endpoint; the client never repeats a change there with its key, while a GET
+// still follows a redirect. A respondent id that is a dot segment reaches no other endpoint.
+func TestNoRedirectOfAChange(t *testing.T) {
+	e := setup(t)
+	var hits []string
+	mux := http.NewServeMux() // cleans paths with a redirect, as many fronts do
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		hits = append(hits, r.Method+" "+r.URL.EscapedPath())
+		switch r.URL.Path {
+		case "/moved":
+			http.Redirect(w, r, "/v1/protected/surveys", http.StatusTemporaryRedirect)
+		case "/v1/protected/surveys":
+			if r.Method == http.MethodGet {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"data":[],"nextCursor":null,"limit":50,"links":{"self":"/v1/protected/surveys","next":null}}`)
+				return
+			}
+			t.Errorf("%s reached %s", r.Method, r.URL.Path)
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			http.Redirect(w, r, "/moved", http.StatusTemporaryRedirect)
+		}
+	})
+	front := httptest.NewServer(mux)
+	defer front.Close()
+	c, err := client.New(front.URL, e.sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var redirected *client.Error
+	if _, err := c.EraseRespondent(t.Context(), "ann"); !errors.As(err, &redirected) || redirected.StatusCode != http.StatusTemporaryRedirect {
+		t.Errorf("an erasure redirected: %v, want the 307 as an error", err)
+	}
+	if len(hits) != 1 {
+		t.Errorf("requests made: %q, want the erasure alone", hits)
+	}
+	if _, err := c.ListSurveys(t.Context(), nil); err != nil {
+		t.Errorf("a GET that is redirected: %v", err)
+	}
+
+	// Against svc itself: ".." is sent escaped, as one segment, and erases nothing else.
+	c, _ = e.clients()
+	if _, err := c.EraseRespondent(t.Context(), ".."); !client.IsNotFound(err) && !client.IsInvalid(err) {
+		t.Errorf(`EraseRespondent("..") = %v, want a 404 or 400`, err)
+	}
+	if _, err := c.GetSurvey(t.Context(), e.survey.ID); err != nil {
+		t.Errorf("the survey after erasing \"..\": %v", err)
 	}
 }

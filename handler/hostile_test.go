@@ -177,6 +177,10 @@ func TestHostileQueriesAndPaths(t *testing.T) {
 		rec := e.protected(path)
 		wantStatus(t, rec, 400, "invalid_request")
 	}
+	// A respondent that is a dot segment could never be read or erased by path: refused.
+	for _, who := range []string{".", ".."} {
+		wantStatus(t, e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/"+e.ids.New(), `{"respondent":"`+who+`","data":{},"metadata":{}}`), 400, "invalid_request")
+	}
 	for _, path := range []string{
 		"/v1/svc/%ff%fe", "/v1/svc/" + e.survA.ID + "/respondent/%ff/event", "/v1/svc/" + e.survA.ID + "/response/%2e%2e",
 	} {

@@ -23,13 +23,13 @@ import (
 var resultsFiles embed.FS
 
 var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
-	"bar":   barWidth,
-	"pct":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	"gauge": func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
+	"bar":    barWidth,
+	"pct":    func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"gauge":  func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
 	"date":   func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
 	"period": periodText,
 	"nps":    npsOf,
-	"bars":  bars,
+	"bars":   bars,
 	"answers": func(def survey.Definition, data json.RawMessage) []answerRow {
 		return answerRows(def, data, answerTextMax)
 	},
@@ -76,6 +76,8 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/responses/{responseId}", rs.response)
 	rs.mux.HandleFunc("GET /results.css", rs.css)
+	// Anything else is the pages' own 404, never the mux's plain text or its redirects.
+	rs.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { rs.fail(w, r, notFound("no such page")) })
 	return rs
 }
 
@@ -86,6 +88,12 @@ func (rs *Results) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("Cache-Control", "no-store")
+	if !canonicalPath(r.URL.Path) {
+		// The mux would redirect to the cleaned path; a page that is not where it says is not
+		// found.
+		rs.fail(w, r, notFound("no such page"))
+		return
+	}
 	rs.mux.ServeHTTP(w, r)
 }
 
@@ -138,7 +146,7 @@ type surveyPage struct {
 	From, To string
 	// Extra is the label of the range shown when no chip of Ranges is it (a custom range, an
 	// older quarter), shown as one more chip, the current one.
-	Extra string
+	Extra    string
 	Current  summaryPeriod
 	Previous *summaryPeriod
 	MaxReach int64

@@ -96,9 +96,13 @@ func TestResultsPages(t *testing.T) {
 		"/surveys/" + e.survA.ID + "?from=2026-11-01":               http.StatusBadRequest,
 		"/surveys/" + e.survA.ID + "?from=yesterday&to=today":       http.StatusBadRequest,
 		"/nothing": http.StatusNotFound,
+		// Never a redirect to the cleaned path.
+		"/surveys/./" + e.survA.ID: http.StatusNotFound,
+		"//surveys/" + e.survA.ID:  http.StatusNotFound,
+		"/x/../":                   http.StatusNotFound,
 	} {
-		if rec := get(path); rec.Code != status {
-			t.Errorf("GET %s = %d, want %d", path, rec.Code, status)
+		if rec := get(path); rec.Code != status || rec.Header().Get("Location") != "" {
+			t.Errorf("GET %s = %d (Location %q), want %d", path, rec.Code, rec.Header().Get("Location"), status)
 		}
 	}
 }

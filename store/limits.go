@@ -41,6 +41,11 @@ func ValidateRespondent(r string) error {
 	if strings.IndexByte(r, 0) >= 0 {
 		return invalid("respondent must not contain U+0000")
 	}
+	if r == "." || r == ".." {
+		// A path segment of its own (/respondent/{respondent}), which URLs take for a step
+		// within the path: such a respondent could never be read or erased.
+		return invalid(`respondent must not be "." or ".."`)
+	}
 	return nil
 }
 

@@ -238,33 +238,44 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return st.Close()
 }
 
-// routes is what the server serves: svc, with /metrics when on, and the demo page at / when it
-// runs on its demo data.
+// routes is what the server serves: svc, with /metrics when on, the results pages at /results/
+// when asked, and the demo page at / when it runs on its demo data. It dispatches by path
+// itself rather than through an http.ServeMux, whose redirects to a cleaned path would answer
+// "DELETE /v1/protected/respondents/../surveys/S" with a 307 to "DELETE /v1/protected/surveys/S":
+// svc answers an unclean path with a JSON 404 of its own, never a redirect.
 func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, metrics *svc.Metrics, addr net.Addr) (http.Handler, error) {
-	mux := http.NewServeMux()
-	mux.Handle("/", h) // svc answers everything but the routes below, its own 404s and 405s included
-	if metrics != nil {
-		mux.Handle("GET /metrics", metrics)
-	}
+	var results, page http.Handler
 	if cfg.resultsTeam != "" {
 		// The pages have no login of their own: an app mounts them behind its admin's.
 		if tcp, ok := addr.(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
 			return nil, usageError("-results serves pages without a login: listen on a loopback address (such as 127.0.0.1:8080) to use it")
 		}
-		results, err := svc.NewResults(st, cfg.resultsTeam, nil)
+		rs, err := svc.NewResults(st, cfg.resultsTeam, nil)
 		if err != nil {
 			return nil, err
 		}
-		mux.Handle("GET /results/", http.StripPrefix("/results", results))
+		results = http.StripPrefix("/results", rs)
 	}
 	if cfg.seed == "" {
-		page, err := demoPage(ctx, st)
+		p, err := demoPage(ctx, st)
 		if err != nil {
 			return nil, err
 		}
-		mux.Handle("GET /{$}", page)
+		page = p
 	}
-	return mux, nil
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		get := r.Method == http.MethodGet || r.Method == http.MethodHead
+		switch path := r.URL.Path; {
+		case metrics != nil && get && path == "/metrics":
+			metrics.ServeHTTP(w, r)
+		case results != nil && strings.HasPrefix(path, "/results/"):
+			results.ServeHTTP(w, r)
+		case page != nil && get && path == "/":
+			page.ServeHTTP(w, r)
+		default:
+			h.ServeHTTP(w, r) // svc answers everything else, its own 404s and 405s included
+		}
+	}), nil
 }
 
 // openStore opens the database as the flags say: PostgreSQL for a postgres:// or postgresql://

@@ -470,6 +470,58 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 	}
 }
 
+// TestUncleanPathsAreNotRedirected: the server answers a path with a dot segment or a doubled
+// slash itself, never with a redirect to the cleaned path, which Go's client would follow with
+// the method and the key: an erasure once became the deletion of a survey that way.
+func TestUncleanPathsAreNotRedirected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := buildServer(t)
+	p := startServer(t, bin, "-db", filepath.Join(t.TempDir(), "svc.db"), "-results", "demo")
+	defer func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}()
+	vars := map[string]string{}
+	for _, line := range strings.Split(p.stdout.String(), "\n") {
+		if kv, ok := strings.CutPrefix(line, "export "); ok {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct{ method, path, key string }{
+		{"DELETE", "/v1/protected/respondents/../surveys/" + vars["SVC_SURVEY"], "Bearer " + vars["SVC_SK"]},
+		{"DELETE", "//v1/protected/surveys/" + vars["SVC_SURVEY"], "Bearer " + vars["SVC_SK"]},
+		{"GET", "/v1/svc/./" + vars["SVC_SURVEY"], ""},
+		{"GET", "/results/../v1/openapi.json", ""},
+		{"GET", "/results//surveys/" + vars["SVC_SURVEY"], ""},
+	} {
+		req, err := http.NewRequest(c.method, p.url+c.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", c.key)
+		req.Header.Set("x-svc-pk", vars["SVC_PK"])
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound && resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s %s = %d (Location %q), want 400 or 404", c.method, c.path, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	c, err := client.New(p.url, vars["SVC_SK"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetSurvey(t.Context(), vars["SVC_SURVEY"]); err != nil {
+		t.Errorf("the demo survey after the unclean requests: %v", err)
+	}
+}
+
 // TestProbesAndMetrics: the server answers the probes without a key and, with -metrics, serves
 // Prometheus metrics at /metrics that count the requests it served.
 func TestProbesAndMetrics(t *testing.T) {
