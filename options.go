@@ -11,6 +11,7 @@ import (
 
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/delivery"
+	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -51,6 +52,13 @@ type Options struct {
 	// Metrics, when set, collects the handler's metrics: requests by route and status with
 	// their latency, webhook attempts by outcome, and the outbox's backlog. See NewMetrics.
 	Metrics *Metrics
+	// PageHosts are the hosts the results pages (NewResults) answer under: host names or
+	// addresses, each with a port or without (any port), such as "admin.example.com"; "*"
+	// means any. Empty means loopback names and addresses only (localhost, names under
+	// .localhost, 127.0.0.0/8, ::1). The pages have no login of their own, so a request for any
+	// other host gets a 403: a web site the operator visits could otherwise point its own name
+	// at the pages' address (DNS rebinding) and read them from the operator's browser.
+	PageHosts []string
 }
 
 // RateLimit is a token bucket per publishable key and client address: PerSecond requests a
@@ -124,6 +132,9 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	if err != nil {
 		bad("AllowedOrigins: %v", err)
 	}
+	if _, err := hostguard.New(o.PageHosts); err != nil {
+		bad("PageHosts: %v", err)
+	}
 	if o.MaxEventBody < 0 || o.MaxResponseBody < 0 || o.MaxPageBytes < 0 {
 		bad("MaxEventBody, MaxResponseBody and MaxPageBytes must not be negative")
 	}
@@ -147,7 +158,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 	}
 	hc := handler.Config{
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
-		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes,
+		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes, PageHosts: o.PageHosts,
 	}
 	if o.Metrics != nil {
 		hc.OnRequest = o.Metrics.observeRequest

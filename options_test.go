@@ -36,6 +36,7 @@ func TestNewHandlerRefusesInvalidOptions(t *testing.T) {
 		"base URL with a query":      {svc.Options{BaseURL: "https://x.example/?a=1"}, []string{"BaseURL"}},
 		"origin with a path":         {svc.Options{AllowedOrigins: []string{"https://app.example.com/page"}}, []string{"AllowedOrigins", "/page"}},
 		"origin without a scheme":    {svc.Options{AllowedOrigins: []string{"app.example.com"}}, []string{"AllowedOrigins"}},
+		"page host with a path":      {svc.Options{PageHosts: []string{"https://admin.example.com/"}}, []string{"PageHosts"}},
 		"negative body limit":        {svc.Options{MaxResponseBody: -1}, []string{"MaxResponseBody"}},
 		"rate limit of zero":         {svc.Options{RateLimit: &svc.RateLimit{}}, []string{"RateLimit"}},
 		"negative webhook timeout":   {svc.Options{Webhooks: svc.WebhookOptions{AttemptTimeout: -time.Second}}, []string{"Webhooks"}},

@@ -17,10 +17,12 @@ package svc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/svc-feedback/svc/handler"
 	"github.com/svc-feedback/svc/internal/delivery"
+	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -71,12 +73,25 @@ func (h *Handler) Close(ctx context.Context) error {
 // no name: deliveries check every address they actually reach as they connect.
 func PrivateWebhookURL(u string) bool { return delivery.PrivateURL(u) }
 
+// AllowHosts returns next answering only requests for the hosts listed, as the results pages
+// do (see Options.PageHosts; none means loopback only), and a 403 for any other. Give it a page
+// of your own that needs no login, as the example server does its demo page, so that a web site
+// cannot read it through DNS rebinding.
+func AllowHosts(next http.Handler, hosts []string) (http.Handler, error) {
+	g, err := hostguard.New(hosts)
+	if err != nil {
+		return nil, fmt.Errorf("svc: AllowHosts: %w", err)
+	}
+	return g.Wrap(next), nil
+}
+
 // NewResults returns the results pages of one team's surveys: the list of its surveys and, for
 // each, its summary as charts (the funnel, drop-off, score bars, the NPS gauge, option counts,
 // the newest answers), its latest responses and downloads of the range's responses (CSV and
 // NDJSON), for a time range. They are HTML without
-// script, under a strict Content-Security-Policy, and have no authentication of their own:
-// mount them behind your app's admin login, for example
+// script, under a strict Content-Security-Policy, answer only under opts.PageHosts (loopback by
+// default), and have no authentication of their own: mount them behind your app's admin login,
+// for example
 //
 //	mux.Handle("/admin/feedback/", requireAdmin(http.StripPrefix("/admin/feedback", results)))
 func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, error) {

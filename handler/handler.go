@@ -61,6 +61,9 @@ type Config struct {
 	// OnDeliveryScheduled, when set, is called after a write that may have scheduled a
 	// webhook delivery (a created response, a redelivery), so a sender can start at once.
 	OnDeliveryScheduled func()
+	// PageHosts are the hosts the results pages answer under (see svc.Options.PageHosts); nil
+	// means loopback names and addresses only.
+	PageHosts []string
 }
 
 // Handler is the svc HTTP API. It is safe for concurrent use.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -66,11 +67,17 @@ type Results struct {
 	h      *Handler
 	teamID string
 	mux    *http.ServeMux
+	hosts  *hostguard.Guard
 }
 
-// NewResults returns the results pages of team teamID over s. Most users call svc.NewResults.
+// NewResults returns the results pages of team teamID over s. Most users call svc.NewResults,
+// which checks cfg.PageHosts first; here an invalid one allows loopback only.
 func NewResults(s store.Store, teamID string, cfg Config) *Results {
-	rs := &Results{h: New(s, cfg), teamID: teamID, mux: http.NewServeMux()}
+	hosts, err := hostguard.New(cfg.PageHosts)
+	if err != nil {
+		hosts, _ = hostguard.New(nil)
+	}
+	rs := &Results{h: New(s, cfg), teamID: teamID, mux: http.NewServeMux(), hosts: hosts}
 	rs.mux.HandleFunc("GET /{$}", rs.list)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
@@ -81,8 +88,12 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	return rs
 }
 
-// ServeHTTP serves the pages.
+// ServeHTTP serves the pages, only under the hosts allowed.
 func (rs *Results) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !rs.hosts.Allowed(r) {
+		hostguard.Refuse(w)
+		return
+	}
 	hd := w.Header()
 	hd.Set("Content-Security-Policy", resultsCSP)
 	hd.Set("X-Content-Type-Options", "nosniff")

@@ -180,8 +180,45 @@ func (e *env) resultsGetter() func(path string) *httptest.ResponseRecorder {
 	rs := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now})
 	return func(path string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		rs.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		r := httptest.NewRequest("GET", path, nil)
+		r.Host = "localhost:8080" // the pages answer loopback names only, by default
+		rs.ServeHTTP(rec, r)
 		return rec
+	}
+}
+
+// TestResultsAnswerOnlyTheirHosts: a web site that points its own name at the pages' address
+// (DNS rebinding) gets a 403, whatever the path, the downloads included; the hosts configured
+// are answered, and only they.
+func TestResultsAnswerOnlyTheirHosts(t *testing.T) {
+	e := setup(t)
+	e.putResponse(e.survA.ID, e.ids.New(), "ann", `{"nps":10,"comments":"private"}`)
+	get := func(rs http.Handler, host, path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		r := httptest.NewRequest("GET", path, nil)
+		r.Host = host
+		rs.ServeHTTP(rec, r)
+		return rec
+	}
+	byDefault := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now})
+	listed := handler.NewResults(e.store, "a", handler.Config{Now: e.clock.Now, PageHosts: []string{"admin.example.com"}})
+	for _, path := range []string{"/", "/surveys/" + e.survA.ID, "/surveys/" + e.survA.ID + "/export", "/results.css"} {
+		for _, c := range []struct {
+			rs     http.Handler
+			host   string
+			status int
+		}{
+			{byDefault, "evil.example:8080", 403}, {byDefault, "127.0.0.1:8080", 200}, {byDefault, "[::1]:8080", 200},
+			{listed, "admin.example.com", 200}, {listed, "localhost:8080", 403}, {listed, "evil.example", 403},
+		} {
+			rec := get(c.rs, c.host, path)
+			if rec.Code != c.status {
+				t.Errorf("GET %s for Host %s: %d, want %d", path, c.host, rec.Code, c.status)
+			}
+			if c.status == 403 && strings.Contains(rec.Body.String(), "private") {
+				t.Errorf("GET %s for Host %s shows an answer", path, c.host)
+			}
+		}
 	}
 }
 

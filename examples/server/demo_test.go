@@ -131,6 +131,20 @@ func TestResultsFlag(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(b), "How are we doing?") {
 		t.Errorf("GET /results/ = %d\n%s", resp.StatusCode, b)
 	}
+	// A web site that points its own name at this server (DNS rebinding) reads nothing.
+	for _, path := range []string{"/results/", "/"} {
+		req, _ := http.NewRequest("GET", p.url+path, nil)
+		req.Host = "rebound.example:8080"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || strings.Contains(string(b), "How are we doing?") || strings.Contains(string(b), "svc_pk_") {
+			t.Errorf("GET %s for another host = %d\n%s", path, resp.StatusCode, b)
+		}
+	}
 	var out strings.Builder
 	err = run(t.Context(), []string{"-addr", "0.0.0.0:0", "-db", filepath.Join(t.TempDir(), "other.db"), "-results", "demo"},
 		func(string) string { return "" }, &out, io.Discard)

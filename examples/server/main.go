@@ -250,7 +250,7 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, met
 		if tcp, ok := addr.(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
 			return nil, usageError("-results serves pages without a login: listen on a loopback address (such as 127.0.0.1:8080) to use it")
 		}
-		rs, err := svc.NewResults(st, cfg.resultsTeam, nil)
+		rs, err := svc.NewResults(st, cfg.resultsTeam, &svc.Options{PageHosts: pageHosts(cfg)})
 		if err != nil {
 			return nil, err
 		}
@@ -261,7 +261,11 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, met
 		if err != nil {
 			return nil, err
 		}
-		page = p
+		// Like the results pages, the demo page answers its own host names only (loopback, or
+		// the -base-url's), never a name another web site points at this server.
+		if page, err = svc.AllowHosts(p, pageHosts(cfg)); err != nil {
+			return nil, err
+		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		get := r.Method == http.MethodGet || r.Method == http.MethodHead
@@ -276,6 +280,15 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, met
 			h.ServeHTTP(w, r) // svc answers everything else, its own 404s and 405s included
 		}
 	}), nil
+}
+
+// pageHosts are the hosts the server's pages answer under: the -base-url's when it is given,
+// else loopback names and addresses (nil).
+func pageHosts(cfg config) []string {
+	if u, err := url.Parse(cfg.baseURL); err == nil && u.Host != "" {
+		return []string{u.Host}
+	}
+	return nil
 }
 
 // openStore opens the database as the flags say: PostgreSQL for a postgres:// or postgresql://
