@@ -3,6 +3,7 @@ package handler_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
 )
 
 // manage sends a management request with a team's secret key.
@@ -117,6 +119,43 @@ func TestSurveyCreateMessages(t *testing.T) {
 		wantStatus(t, rec, http.StatusBadRequest, "invalid_request")
 		if !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("refused with %s, want it to say %s", rec.Body, want)
+		}
+	}
+}
+
+// TestSurveyLimits: a survey has at most survey.MaxQuestions questions and MaxOptions options
+// to a question, and positions a browser holds exactly; one more is refused, saying so.
+func TestSurveyLimits(t *testing.T) {
+	e := setup(t)
+	questions := func(n int) string {
+		var qs []string
+		for i := range n {
+			qs = append(qs, fmt.Sprintf(`{"id":"q%d","title":"Q","properties":{"type":"statement"}}`, i))
+		}
+		return `{"title":"Long","questions":[` + strings.Join(qs, ",") + `]}`
+	}
+	options := func(n int) string {
+		var os []string
+		for i := range n {
+			os = append(os, fmt.Sprintf(`{"value":"v%d"}`, i))
+		}
+		return `{"title":"Wide","questions":[{"id":"q","title":"Q","properties":{"type":"multi-select","options":[` + strings.Join(os, ",") + `]}}]}`
+	}
+	position := func(p string) string { return strings.Replace(newSurveyBody, `"position":0`, `"position":`+p, 1) }
+	for _, c := range []struct{ body, refusal string }{
+		{questions(survey.MaxQuestions), ""}, {questions(survey.MaxQuestions + 1), "at most 100 questions; this one has 101"},
+		{options(survey.MaxOptions), ""}, {options(survey.MaxOptions + 1), "at most 100 options"},
+		{position("9007199254740991"), ""}, {position("9007199254740992"), "position must be an integer from 0 to 9007199254740991"},
+		{position("1e300"), "position"},
+	} {
+		rec := e.manage("POST", "/v1/protected/surveys", c.body, e.skA)
+		if c.refusal == "" {
+			wantStatus(t, rec, http.StatusCreated, "")
+			continue
+		}
+		wantStatus(t, rec, http.StatusBadRequest, "invalid_request")
+		if !strings.Contains(rec.Body.String(), c.refusal) {
+			t.Errorf("refused with %s, want it to say %q", rec.Body, c.refusal)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"hash/fnv"
-	"slices"
 	"strings"
 
 	"github.com/svc-feedback/svc/survey"
@@ -118,29 +117,32 @@ func optionOf(q *survey.Question, value string) int {
 
 // reached lists the positions of the questions a response reached (see Counts).
 func reached(def *survey.Definition, a survey.Answers, finished bool) []int {
-	q, ok := def.First()
-	var route []int
+	route := def.Route(a)
+	on := make([]bool, len(def.Questions))
 	last := -1 // index in route of the last question answered
-	for ok {
-		route = append(route, q.Position)
-		if _, answered := a[q.ID]; answered {
-			last = len(route) - 1
-		}
-		var err error
-		if q, ok, err = def.Next(q.ID, a); err != nil {
-			break
+	for i, qi := range route {
+		on[qi] = true
+		if _, answered := a[def.Questions[qi].ID]; answered {
+			last = i
 		}
 	}
 	if !finished {
+		for _, qi := range route[min(last+2, len(route)):] {
+			on[qi] = false
+		}
 		route = route[:min(last+2, len(route))]
+	}
+	positions := make([]int, 0, len(route)+1)
+	for _, qi := range route {
+		positions = append(positions, def.Questions[qi].Position)
 	}
 	// A question answered was reached, on the route or not (a client may answer what its
 	// routing skipped): reached never counts fewer than answered.
 	for i := range def.Questions {
 		q := &def.Questions[i]
-		if _, answered := a[q.ID]; answered && !slices.Contains(route, q.Position) {
-			route = append(route, q.Position)
+		if _, answered := a[q.ID]; answered && !on[i] {
+			positions = append(positions, q.Position)
 		}
 	}
-	return route
+	return positions
 }

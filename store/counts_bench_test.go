@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/svc-feedback/svc/store"
@@ -18,6 +19,28 @@ func BenchmarkCounts(b *testing.B) {
 	for b.Loop() {
 		if len(store.Counts(&def, a, false)) == 0 {
 			b.Fatal("no counts")
+		}
+	}
+}
+
+// BenchmarkCountsLongSurvey is a finished write to a survey of survey.MaxQuestions
+// open-ended questions, with one answer: its cost grows with the route (every question is
+// reached), not with its square.
+func BenchmarkCountsLongSurvey(b *testing.B) {
+	def := survey.Definition{Title: "Long"}
+	for i := range survey.MaxQuestions {
+		def.Questions = append(def.Questions, survey.Question{ID: fmt.Sprint("q", i), Title: "Q", Position: i,
+			Properties:   survey.OpenEndedProperties{ButtonLabel: "Next", Max: 10},
+			RoutingLogic: survey.Routing{Type: survey.RoutingAlways, Target: survey.Target{Type: survey.TargetNext}}})
+	}
+	if err := def.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	a := survey.Answers{"q0": survey.Text("x")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if n := len(store.Counts(&def, a, true)); n != survey.MaxQuestions+3 {
+			b.Fatalf("%d counts", n)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -248,6 +249,25 @@ func (d *Definition) Next(current string, answers Answers) (*Question, bool, err
 	if idx < 0 {
 		return nil, false, fmt.Errorf("%w %q", ErrUnknownQuestion, current)
 	}
+	if next := d.nextIndex(idx, answers); next >= 0 {
+		return &d.Questions[next], true, nil
+	}
+	return nil, false, nil
+}
+
+// Route returns the indexes in d.Questions of the questions a respondent sees, in order, given
+// the answers: from the first question, as Next goes, to the end. The definition must be
+// normalized. Its cost grows with the route, not with the survey's size squared.
+func (d *Definition) Route(answers Answers) []int {
+	var route []int
+	for i := 0; i >= 0 && i < len(d.Questions); i = d.nextIndex(i, answers) {
+		route = append(route, i)
+	}
+	return route
+}
+
+// nextIndex is Next by index: the index of the question after the one at idx, or -1 at the end.
+func (d *Definition) nextIndex(idx int, answers Answers) int {
 	q := &d.Questions[idx]
 	target := q.RoutingLogic.Target
 	if q.RoutingLogic.Type == RoutingSwitch {
@@ -263,19 +283,20 @@ func (d *Definition) Next(current string, answers Answers) (*Question, bool, err
 	}
 	switch target.Type {
 	case TargetJump:
-		for i := idx + 1; i < len(d.Questions); i++ {
-			if d.Questions[i].Position == target.Position {
-				return &d.Questions[i], true, nil
-			}
+		// Positions are in order: the jump's target is found by binary search.
+		rest := d.Questions[idx+1:]
+		i := sort.Search(len(rest), func(i int) bool { return rest[i].Position >= target.Position })
+		if i < len(rest) && rest[i].Position == target.Position {
+			return idx + 1 + i
 		}
-		return nil, false, nil
+		return -1
 	case TargetEnd:
-		return nil, false, nil
+		return -1
 	default: // next
 		if idx+1 < len(d.Questions) {
-			return &d.Questions[idx+1], true, nil
+			return idx + 1
 		}
-		return nil, false, nil
+		return -1
 	}
 }
 

@@ -27,6 +27,18 @@ const (
 // DisplayNPS is the rating display whose scale starts at 0.
 const DisplayNPS = "nps"
 
+// Size limits of a definition. A response's write counts every question on its route, and a
+// browser shows every option: a survey past them is not a survey a person answers, and would
+// make every write to it (and, with one writer, everyone else's) slow.
+const (
+	MaxQuestions = 100
+	MaxOptions   = 100
+	// MaxPosition bounds positions and jump targets to the integers a browser's JavaScript
+	// holds exactly (2^53 - 1): two positions the server tells apart and the widget does not
+	// would route differently.
+	MaxPosition = 1<<53 - 1
+)
+
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidDefinition, fmt.Sprintf(format, args...))
 }
@@ -38,6 +50,9 @@ func invalid(format string, args ...any) error {
 func (d *Definition) Validate() error {
 	if strings.TrimSpace(d.Title) == "" {
 		return invalid("title is required")
+	}
+	if len(d.Questions) > MaxQuestions {
+		return invalid("a survey has at most %d questions; this one has %d", MaxQuestions, len(d.Questions))
 	}
 	ids := make(map[string]bool, len(d.Questions))
 	positions := make(map[int]bool, len(d.Questions))
@@ -54,8 +69,8 @@ func (d *Definition) Validate() error {
 			return invalid("%s.id %q is used twice", at, q.ID)
 		}
 		ids[q.ID] = true
-		if q.Position < 0 {
-			return invalid("%s.position must not be negative", at)
+		if q.Position < 0 || q.Position > MaxPosition {
+			return invalid("%s.position must be an integer from 0 to %d", at, MaxPosition)
 		}
 		if positions[q.Position] {
 			return invalid("%s.position %d is used twice", at, q.Position)
@@ -101,6 +116,9 @@ func validateProperties(at string, p Properties) error {
 func validateOptions(at string, options []Option, editable *Editable) error {
 	if len(options) == 0 {
 		return invalid("%s.options must not be empty", at)
+	}
+	if len(options) > MaxOptions {
+		return invalid("%s.options: a question has at most %d options", at, MaxOptions)
 	}
 	seen := make(map[string]bool, len(options))
 	for i, o := range options {
