@@ -263,11 +263,15 @@ func csvCell(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// safeCells guards against formula injection: a cell that begins with =, +, - or @ gets a
-// leading ' so that a spreadsheet shows it as text rather than running it.
+// formulaStarts are the first characters that make a spreadsheet take a cell for a formula:
+// OWASP's list (=, +, -, @, tab, carriage return), and a line feed, which some also skip.
+const formulaStarts = "=+-@\t\r\n"
+
+// safeCells guards against formula injection: a cell that begins with one of formulaStarts
+// gets a leading ' so that a spreadsheet shows it as text rather than running it.
 func safeCells(row []string) []string {
 	for i, c := range row {
-		if c != "" && strings.ContainsRune("=+-@", rune(c[0])) {
+		if c != "" && strings.IndexByte(formulaStarts, c[0]) >= 0 {
 			row[i] = "'" + c
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +85,21 @@ func TestExportCSV(t *testing.T) {
 	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/responses/export?respondent=nobody")
 	if !strings.HasPrefix(rec.Body.String(), "id,respondent,createdAt,updatedAt,finished,nps,") || strings.Count(rec.Body.String(), "\n") != 1 {
 		t.Errorf("empty export:\n%s", rec.Body)
+	}
+	// A formula behind a tab, a carriage return or a line feed is a formula too (OWASP).
+	e.clock.Advance(time.Minute)
+	for i, text := range []string{"\t=1+1", "\r@SUM(A1)", "\n-2+3", "+cmd"} {
+		e.putResponse(e.survA.ID, fmt.Sprintf("rformula00000000000000%02d", i), "eve", `{"comments":`+strconv.Quote(text)+`}`)
+	}
+	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/responses/export?respondent=eve")
+	rows, err = csv.NewReader(strings.NewReader(rec.Body.String())).ReadAll()
+	if err != nil || len(rows) != 5 {
+		t.Fatalf("%v: %q", err, rows)
+	}
+	for _, row := range rows[1:] {
+		if !strings.HasPrefix(row[9], "'") {
+			t.Errorf("the cell %q is not guarded", row[9])
+		}
 	}
 	for _, bad := range []string{"?format=xlsx", "?after=yesterday", "?after=2026-11-22T00:00:00Z&before=2026-11-21T00:00:00Z"} {
 		wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/responses/export"+bad), http.StatusBadRequest, "invalid_request")
