@@ -162,6 +162,15 @@ func TestHostileQueriesAndPaths(t *testing.T) {
 		"/v1/protected/surveys/" + e.survA.ID + "/score-distributions?timeRange=" + huge,
 		"/v1/protected/surveys/" + e.survA.ID + "/score-distributions?questionIds=" + huge,
 		"/v1/protected/surveys/" + e.survA.ID + "/score-distributions?timeRange=q1-2026&timeRange=q2-2026",
+		// Every single-valued parameter, on every endpoint: given twice, refused, never the
+		// first or the last taken.
+		"/v1/protected/surveys/" + e.survA.ID + "/stats?timeRange=all-time&timeRange=last-7-days",
+		"/v1/protected/surveys/" + e.survA.ID + "/stats?timeRange=last-7-days&timeRange=all-time",
+		"/v1/protected/surveys/" + e.survA.ID + "/summary?timeRange=all-time&timeRange=last-7-days",
+		"/v1/protected/surveys/" + e.survA.ID + "/responses?respondent=a&respondent=b",
+		"/v1/protected/surveys/" + e.survA.ID + "/responses?after=2026-01-01T00:00:00Z&after=2026-02-01T00:00:00Z",
+		"/v1/protected/surveys/" + e.survA.ID + "/responses/export?format=csv&format=ndjson",
+		"/v1/protected/surveys?limit=1&limit=2",
 		"/v1/protected/surveys/" + huge,
 		"/v1/protected/surveys/%00",
 		"/v1/protected/surveys/abc%2Fdef/responses",

@@ -250,8 +250,12 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 	if err != nil {
 		return err
 	}
+	tr, err := query(q, "timeRange") // given twice, a 400, as everywhere
+	if err != nil {
+		return err
+	}
 	var st store.Stats
-	if tr := q.Get("timeRange"); tr != "" && tr != "all-time" {
+	if tr != "" && tr != "all-time" {
 		// A range other than the lifetime: counted in it, unique respondents included.
 		sv, _, cur, _, err := h.rangeOf(r, teamID, q)
 		if err != nil {

@@ -51,7 +51,14 @@ var timeRanges = []struct{ Value, Label string }{
 // customRange turns the custom range form's from and to (days, as a date input sends them) into
 // the timeRange the API takes.
 func customRange(q url.Values) (url.Values, error) {
-	from, to := q.Get("from"), q.Get("to")
+	from, err := query(q, "from")
+	if err != nil {
+		return nil, err
+	}
+	to, err := query(q, "to")
+	if err != nil {
+		return nil, err
+	}
 	if q.Has("timeRange") || (from == "" && to == "") {
 		return q, nil
 	}

@@ -89,12 +89,13 @@ func TestResultsPages(t *testing.T) {
 		t.Errorf("stylesheet: %d %q", css.Code, css.Header().Get("Content-Type"))
 	}
 	for path, status := range map[string]int{
-		"/surveys/" + e.survB.ID:                                    http.StatusNotFound,
-		"/surveys/not-an-id!":                                       http.StatusBadRequest,
-		"/surveys/" + e.survA.ID + "?timeRange=never":               http.StatusBadRequest,
-		"/surveys/" + e.survA.ID + "?from=2026-11-21&to=2026-11-01": http.StatusBadRequest,
-		"/surveys/" + e.survA.ID + "?from=2026-11-01":               http.StatusBadRequest,
-		"/surveys/" + e.survA.ID + "?from=yesterday&to=today":       http.StatusBadRequest,
+		"/surveys/" + e.survB.ID:                                                    http.StatusNotFound,
+		"/surveys/not-an-id!":                                                       http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?timeRange=never":                               http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=2026-11-21&to=2026-11-01":                 http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=2026-11-01":                               http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=yesterday&to=today":                       http.StatusBadRequest,
+		"/surveys/" + e.survA.ID + "?from=2026-11-01&from=2026-11-02&to=2026-11-21": http.StatusBadRequest,
 		"/nothing": http.StatusNotFound,
 		// Never a redirect to the cleaned path.
 		"/surveys/./" + e.survA.ID: http.StatusNotFound,
