@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,6 +81,52 @@ func TestDatabaseGoneFailsWritesAtOnce(t *testing.T) {
 	p.restore()
 	if err := write(100); err != nil {
 		t.Errorf("a write after the database came back: %v", err)
+	}
+}
+
+// TestTerminatedConnectionsAreUnavailable: PostgreSQL stopping or restarting ends its
+// connections with admin_shutdown (SQLSTATE 57P01), as pg_terminate_backend does here to the
+// store's own connections while writes and reads are in flight. Every one that fails says the
+// store is unavailable (a 503 with Retry-After over HTTP), none is an internal error, and the
+// store serves again at once.
+func TestTerminatedConnectionsAreUnavailable(t *testing.T) {
+	ctx := context.Background()
+	base := pgtest.URL(t)
+	s, sv := openAt(t, base+"&application_name=svc_terminated", store.NewSurveyID(), nil)
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				_, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprintf("r%d-%d", w, i), Respondent: "u", Data: survey.Answers{}, At: t0})
+				if err == nil {
+					_, err = s.Stats(ctx, sv.ID)
+				}
+				if err != nil {
+					failed.Add(1)
+					if !errors.Is(err, store.ErrUnavailable) {
+						t.Errorf("a call while the connections were terminated: %v, want store.ErrUnavailable", err)
+					}
+				}
+			}
+		}()
+	}
+	for range 5 {
+		if _, err := admin.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'svc_terminated'`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	t.Logf("%d of 320 calls failed while the connections were terminated", failed.Load())
+	if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: "after", Respondent: "u", Data: survey.Answers{}, At: t0}); err != nil {
+		t.Errorf("a write after: %v", err)
 	}
 }
 
@@ -170,6 +217,11 @@ func TestErrorsMapped(t *testing.T) {
 		{&pgconn.PgError{Code: "40P01"}, store.ErrUnavailable, true}, // a deadlock with another batch
 		{&pgconn.PgError{Code: "40001"}, store.ErrUnavailable, true},
 		{&pgconn.PgError{Code: "57P03"}, store.ErrUnavailable, true},
+		{&pgconn.PgError{Code: "57P01"}, store.ErrUnavailable, false}, // a stop, a restart, a terminated connection
+		{&pgconn.PgError{Code: "57P02"}, store.ErrUnavailable, false},
+		{&pgconn.PgError{Code: "08006"}, store.ErrUnavailable, false},
+		{&pgconn.PgError{Code: "25006"}, store.ErrUnavailable, false}, // a standby, after a failover
+		{net.ErrClosed, store.ErrUnavailable, false},
 		{&net.OpError{Op: "dial", Err: errors.New("connection refused")}, store.ErrUnavailable, false},
 		{fmt.Errorf("batch: %w", context.DeadlineExceeded), store.ErrUnavailable, false},
 		{io.ErrUnexpectedEOF, store.ErrUnavailable, false},

@@ -18,6 +18,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -185,9 +186,25 @@ func unreachable(err error) bool {
 	var (
 		ce *pgconn.ConnectError
 		ne net.Error
+		pe *pgconn.PgError
 	)
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P05":
+			// admin_shutdown (a stop or restart, or the connection terminated), crash_shutdown,
+			// idle_session_timeout: the server closed this connection, another may serve.
+			return true
+		case strings.HasPrefix(pe.Code, "08"):
+			// connection_exception and its kin.
+			return true
+		case pe.Code == "25006":
+			// read_only_sql_transaction: a standby (after a failover, the old primary) holds
+			// the connection; the pool's next connection finds the primary.
+			return true
+		}
+	}
 	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, context.DeadlineExceeded)
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, net.ErrClosed)
 }
 
 // Pool returns the Store's connection pool, for an app that keeps tables of its own in the same
