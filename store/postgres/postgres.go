@@ -17,8 +17,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"sync"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
