@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -706,5 +707,66 @@ func TestWebhookPayloadFinished(t *testing.T) {
 	ev, err := webhookverify.ParseEvent(rv.deliveries()[0].body)
 	if err != nil || !ev.Data.Response.Finished {
 		t.Errorf("payload = %s (%v), want finished true", rv.deliveries()[0].body, err)
+	}
+}
+
+// handBacks counts the deliveries a sender handed back to the outbox unsent (a pending result
+// of no attempt), wrapping the store it sends from.
+type handBacks struct {
+	store.Store
+	n atomic.Int64
+}
+
+func (s *handBacks) FinishDelivery(ctx context.Context, r store.DeliveryResult) error {
+	if r.State == store.DeliveryPending && r.Attempts == 0 {
+		s.n.Add(1)
+	}
+	return s.Store.FinishDelivery(ctx, r)
+}
+
+// TestWebhookBurstToOneReceiverIsNotDeferred: a burst of deliveries to one receiver that
+// answers at once goes out as fast as its share of the workers sends them. Deliveries claimed
+// beyond that share wait for the next free attempt in memory; they were handed back to the
+// outbox for half an attempt timeout each, which held a fast receiver to a few deliveries a
+// second (go run ./internal/bench/loadbench -webhooks 2000 measures the rate).
+func TestWebhookBurstToOneReceiverIsNotDeferred(t *testing.T) {
+	rv := newReceiver(t)
+	e := setupHooks(t, rv.URL)
+	e.stop()
+	st, err := sqlite.Open(t.Context(), e.path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 200
+	for range n {
+		if _, _, err := st.PutResponse(t.Context(), store.ResponseWrite{SurveyID: e.survey.ID, ID: e.ids.New(), Respondent: "u",
+			Data: survey.Answers{}, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counted := &handBacks{Store: st}
+	done := make(chan store.DeliveryResult, n)
+	h, err := svc.NewHandler(counted, &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{AllowPrivate: true,
+		Observe: func(r store.DeliveryResult) { done <- r }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	for range n {
+		select {
+		case r := <-done:
+			if r.State != store.DeliverySucceeded || r.Attempts != 1 {
+				t.Fatalf("a delivery of the burst: %+v", r)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("the burst was not delivered within 60 s")
+		}
+	}
+	if got := counted.n.Load(); got != 0 {
+		t.Errorf("%d deliveries of the burst were handed back to the outbox unsent, want none", got)
+	}
+	if got := len(rv.deliveries()); got != n {
+		t.Errorf("the receiver got %d deliveries, want %d", got, n)
 	}
 }

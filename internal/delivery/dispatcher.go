@@ -70,14 +70,21 @@ type Dispatcher struct {
 	log   *slog.Logger
 	http  *http.Client
 
-	nudge    chan struct{}
-	stop     chan struct{}
-	done     chan struct{}
+	nudge chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+	// inflight counts the workers busy: each a goroutine sending a claimed delivery, then those
+	// of its destination that wait for it (see waiting), which hold no worker of their own.
 	inflight atomic.Int64
 	wg       sync.WaitGroup
-	// perHost counts the attempts in flight to each destination host.
+	// perHost counts the attempts in flight to each destination host, and waiting holds the
+	// claimed deliveries of a host at its share, each run by the next of its attempts to end.
 	hostsMu sync.Mutex
 	perHost map[string]int
+	waiting map[string][]prepared
+	// took is each host's time per attempt (a moving average), which bounds how many of its
+	// deliveries may wait: all must be sent within their leases.
+	took map[string]time.Duration
 
 	// sendCtx is cancelled when Close's deadline passes, ending attempts still running; they
 	// hand their deliveries back as pending.
@@ -131,6 +138,7 @@ func New(s store.Store, o Options) *Dispatcher {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		nudge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), perHost: make(map[string]int),
+		waiting: make(map[string][]prepared), took: make(map[string]time.Duration),
 		sendCtx: ctx, cancelSend: cancel,
 	}
 }
@@ -206,8 +214,8 @@ func (d *Dispatcher) claim() {
 		}
 		return
 	}
+	d.inflight.Add(int64(len(batch)))
 	for _, del := range batch {
-		d.inflight.Add(1)
 		d.wg.Add(1)
 		go func() {
 			defer func() {
@@ -220,28 +228,50 @@ func (d *Dispatcher) claim() {
 	}
 }
 
-// deliver makes one attempt of a claimed delivery and records the outcome: succeeded,
-// failed, or pending again at the time of its next retry.
+// prepared is a claimed delivery ready to send: where, what, and signed with which secrets.
+type prepared struct {
+	del     store.Delivery
+	target  string
+	body    []byte
+	secrets []string
+}
+
+// deliver sends a claimed delivery, and then, while its destination has deliveries waiting for
+// a free attempt, those too. A delivery whose destination is at its share of the workers waits
+// for it in memory, holding its lease, rather than being handed back to the outbox for later:
+// handed back, a burst to one fast receiver went at a few deliveries a second.
 func (d *Dispatcher) deliver(del store.Delivery) {
-	ctx := d.sendCtx
-	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed}
-	target, body, secrets, err := d.prepare(ctx, del)
+	target, body, secrets, err := d.prepare(d.sendCtx, del)
 	if err != nil {
-		res.LastError = err.Error()
-		d.finish(del, res, "")
+		d.finish(del, store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed, LastError: err.Error()}, "")
 		return
 	}
 	host := hostOf(target)
-	if !d.takeHost(host) {
-		// The destination has its share of the workers: the delivery waits in the outbox,
-		// keeping what its last attempt said.
-		res = store.DeliveryResult{ID: del.ID, State: store.DeliveryPending, LastStatus: del.LastStatus, LastError: del.LastError,
-			At: d.o.Now(), NextAttemptAt: d.o.Now().Add(d.o.AttemptTimeout / 2)}
-		d.record(res)
+	p := prepared{del, target, body, secrets}
+	switch d.takeHost(host, p) {
+	case hostWaiting:
+		return // the host's next attempt to end sends it; this worker is free meanwhile
+	case hostFull:
+		// As many wait as one attempt's time clears, within their leases: back to the
+		// outbox, keeping what its last attempt said.
+		now := d.o.Now()
+		d.record(store.DeliveryResult{ID: del.ID, State: store.DeliveryPending, LastStatus: del.LastStatus, LastError: del.LastError,
+			At: now, NextAttemptAt: now.Add(d.o.AttemptTimeout / 2)})
 		return
 	}
-	a := d.attemptRecovered(ctx, target, del.ID, body, secrets)
-	d.releaseHost(host)
+	for ok := true; ok; {
+		start := time.Now()
+		d.send(p)
+		p, ok = d.releaseHost(host, time.Since(start))
+	}
+}
+
+// send makes one attempt of a prepared delivery and records the outcome: succeeded, failed, or
+// pending again at the time of its next retry.
+func (d *Dispatcher) send(p prepared) {
+	ctx, del := d.sendCtx, p.del
+	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed}
+	a := d.attemptRecovered(ctx, p.target, del.ID, p.body, p.secrets)
 	res.Attempts, res.LastStatus = 1, a.status
 	switch {
 	case a.err == nil && a.status >= 200 && a.status < 300:
@@ -261,7 +291,7 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 		res.State = store.DeliveryPending
 		res.NextAttemptAt = now.Add(backoff(d.o.RetryWaitMin, d.o.RetryAfterMax, del.RoundAttempts, a))
 		d.log.Warn("webhook: attempt failed; will retry", "delivery", del.ID, "attempt", del.RoundAttempts+1,
-			"url", RedactURL(target), "status", a.status, "err", res.LastError, "retry_at", res.NextAttemptAt)
+			"url", RedactURL(p.target), "status", a.status, "err", res.LastError, "retry_at", res.NextAttemptAt)
 	}
 	// Counted before the outcome is recorded and Observe told of it, so that whoever Observe
 	// wakes sees the attempt in the metrics.
@@ -270,7 +300,7 @@ func (d *Dispatcher) deliver(del store.Delivery) {
 		d.record(res) // a retry, due at res.NextAttemptAt: not an outcome
 		return
 	}
-	d.finish(del, res, target)
+	d.finish(del, res, p.target)
 }
 
 // countAttempt tells OnAttempt of an attempt that ended in state.
@@ -325,23 +355,70 @@ func (d *Dispatcher) record(res store.DeliveryResult) bool {
 	return true
 }
 
-// takeHost counts an attempt to host in, unless it already has MaxPerDestination in flight.
-func (d *Dispatcher) takeHost(host string) bool {
+// What takeHost did with a delivery.
+const (
+	hostTaken   = iota // an attempt slot of its host: send it
+	hostWaiting        // waiting for the host's next free slot
+	hostFull           // neither: too many wait already
+)
+
+// takeHost counts an attempt to host in unless it already has MaxPerDestination in flight; then
+// p waits for a slot, unless as many wait already as its attempts can send within a lease's
+// margin over an attempt: one per slot at first, as many more as the host proves fast.
+func (d *Dispatcher) takeHost(host string, p prepared) int {
 	d.hostsMu.Lock()
 	defer d.hostsMu.Unlock()
-	if d.perHost[host] >= d.o.MaxPerDestination {
-		return false
+	switch {
+	case d.perHost[host] < d.o.MaxPerDestination:
+		d.perHost[host]++
+		return hostTaken
+	case len(d.waiting[host]) < d.waitBound(host):
+		d.waiting[host] = append(d.waiting[host], p)
+		return hostWaiting
 	}
-	d.perHost[host]++
-	return true
+	return hostFull
 }
 
-func (d *Dispatcher) releaseHost(host string) {
+// maxWaitingPerSlot bounds the deliveries waiting for one slot of a host, however fast: their
+// memory, and how long other hosts' deliveries claimed after them wait for the claims.
+const maxWaitingPerSlot = 64
+
+// waitBound is how many of host's deliveries may wait, hostsMu held: as many as its slots send,
+// at its time per attempt (the attempt timeout until one is measured), in the margin of a lease
+// over an attempt, so that none waits past its lease.
+func (d *Dispatcher) waitBound(host string) int {
+	took := d.took[host]
+	if took <= 0 {
+		took = d.o.AttemptTimeout
+	}
+	perSlot := int((d.o.Lease - d.o.AttemptTimeout) / max(took, time.Millisecond))
+	return d.o.MaxPerDestination * min(max(perSlot, 1), maxWaitingPerSlot)
+}
+
+// releaseHost ends an attempt to host that took so long: the slot goes to the host's first
+// waiting delivery, returned for the caller to send, or is freed.
+func (d *Dispatcher) releaseHost(host string, took time.Duration) (prepared, bool) {
 	d.hostsMu.Lock()
 	defer d.hostsMu.Unlock()
-	if d.perHost[host]--; d.perHost[host] <= 0 {
-		delete(d.perHost, host)
+	if avg := d.took[host]; avg > 0 {
+		d.took[host] = (4*avg + took) / 5
+	} else {
+		d.took[host] = took
 	}
+	if w := d.waiting[host]; len(w) > 0 {
+		next := w[0]
+		if len(w) == 1 {
+			delete(d.waiting, host)
+		} else {
+			d.waiting[host] = w[1:]
+		}
+		return next, true
+	}
+	if d.perHost[host]--; d.perHost[host] <= 0 {
+		delete(d.perHost, host) // a host with nothing in flight is forgotten, its time too
+		delete(d.took, host)
+	}
+	return prepared{}, false
 }
 
 // hostOf is the destination a webhook URL's attempts are counted against: its host, port

@@ -12,6 +12,9 @@
 // baseline, the server's CPU time per request (also as a ratio) and the load generator's, and
 // the svc server's peak memory.
 //
+// With -webhooks N it measures instead how fast svc's sender drains a burst of N deliveries to one
+// fast receiver, against raw POST loops to it (see runWebhooks).
+//
 // With a postgres:// -db it runs svc on PostgreSQL instead (seeding the database once; a
 // database holding the benchmark survey at another -rows is refused, never dropped), on
 // -instances servers sharing it, the load's connections spread over them; the PUT's baseline is
@@ -50,6 +53,7 @@ func main() {
 	sync := flag.String("sync", "FULL", "SQLite synchronous level of the svc server: FULL (durable on power loss) or NORMAL")
 	only := flag.String("only", "", "run only the scenarios whose name contains this text (and their baselines)")
 	instances := flag.Int("instances", 1, "svc servers sharing the database (more than one needs a PostgreSQL -db)")
+	webhooks := flag.Int("webhooks", 0, "instead of the scenarios: drain this many webhook deliveries to one fast receiver, against raw POSTs (a fresh SQLite file, or the PostgreSQL -db)")
 	flag.Parse()
 	log.SetFlags(0)
 	var err error
@@ -59,6 +63,10 @@ func main() {
 	case "baseline":
 		err = serveBaseline()
 	case "":
+		if *webhooks > 0 {
+			err = runWebhooks(*db, *webhooks, *rounds)
+			break
+		}
 		err = run(config{db: *db, rows: *rows, conns: *conns, rounds: *rounds, instances: *instances, d: *duration, sync: *sync, only: *only})
 	default:
 		err = fmt.Errorf("unknown -serve %q", *serve)
