@@ -266,13 +266,13 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 	// of 100 up to latestScan.
 	q := store.ResponseQuery{SurveyID: sv.ID, After: p.Start, Before: p.End.Add(-1), Limit: 8 * latestAnswers, MaxBytes: h.opts.MaxPageBytes}
 	for scanned := 0; scanned < latestScan; q.Limit = min(100, latestScan-scanned) {
-		page, next, err := h.store.Responses(r.Context(), q)
+		page, next, err := h.textsPage(r, q)
 		if err != nil {
 			return nil, err
 		}
 		for _, resp := range page {
 			var answers map[string]json.RawMessage
-			if json.Unmarshal(resp.Data, &answers) != nil {
+			if json.Unmarshal(resp.Texts, &answers) != nil {
 				continue
 			}
 			for id, options := range open {
@@ -292,6 +292,23 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 		q.Cursor = next
 	}
 	return out, nil
+}
+
+// textsPage reads a page of the texts of q's responses: from a store.TextReader, whose cost
+// does not grow with the other answers (a bug report's screenshot), else from the responses.
+func (h *Handler) textsPage(r *http.Request, q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
+	if tr, ok := h.store.(store.TextReader); ok {
+		return tr.ResponseTexts(r.Context(), q)
+	}
+	page, next, err := h.store.Responses(r.Context(), q)
+	if err != nil {
+		return nil, nil, err
+	}
+	texts := make([]store.ResponseTexts, len(page))
+	for i, resp := range page {
+		texts[i] = store.ResponseTexts{ID: resp.ID, CreatedAt: resp.CreatedAt, Texts: resp.Data}
+	}
+	return texts, next, nil
 }
 
 // haveAll reports whether every open-ended question has its latestAnswers, so the scan can stop.

@@ -23,9 +23,9 @@ func insertWrites(ctx context.Context, conn querier, ops []*writeOp) error {
 			continue
 		}
 		w := op.w
-		b.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
-			w.SurveyID, w.ID, w.Respondent, op.data, op.meta, w.Telemetry, op.at, w.Finished)
+		b.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
+			w.SurveyID, w.ID, w.Respondent, op.data, op.meta, w.Telemetry, op.at, w.Finished, textsParam(op.texts))
 	}
 	events.queue(&b)
 	br := conn.SendBatch(ctx, &b)
@@ -113,8 +113,8 @@ func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
 		return
 	}
 	finished := old.Finished || w.Finished // a finished response stays finished
-	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5 WHERE survey_id = $6 AND id = $7`,
-		op.data, op.meta, w.Telemetry, op.at, finished, w.SurveyID, w.ID)
+	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5, texts = $6 WHERE survey_id = $7 AND id = $8`,
+		op.data, op.meta, w.Telemetry, op.at, finished, textsParam(op.texts), w.SurveyID, w.ID)
 	if finished && !old.Finished {
 		f.tally(w.SurveyID).finished++
 	}
@@ -149,4 +149,12 @@ func (r *eventRows) queue(b *pgx.Batch) {
 		b.Queue(`INSERT INTO events (survey_id, respondent, type, created_at, imported)
 			SELECT *, false FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])`, r.surveys, r.respondents, r.types, r.ats)
 	}
+}
+
+// textsParam is a response's SummaryTexts as a parameter: NULL for none.
+func textsParam(texts []byte) any {
+	if texts == nil {
+		return nil
+	}
+	return texts
 }

@@ -41,7 +41,7 @@ func (s *Store) newPutOp(ctx context.Context, w store.ResponseWrite) (*writeOp, 
 	if err != nil {
 		return nil, fmt.Errorf("put response: %w", err)
 	}
-	return &writeOp{w: w, sv: sv, data: data, meta: meta, at: sqlrow.MS(w.At)}, nil
+	return &writeOp{w: w, sv: sv, data: data, meta: meta, texts: store.SummaryTexts(w.Data), at: sqlrow.MS(w.At)}, nil
 }
 
 // rowOf picks, for a write on conn, which of a key's counter and rollup rows it adds to: the
@@ -114,15 +114,50 @@ func (s *Store) Response(ctx context.Context, surveyID, id string) (store.Respon
 	return r, s.mapErr(err, "response "+id)
 }
 
-// Responses implements store.Store.
-func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.Response, *store.Cursor, error) {
-	if err := s.checkOpen("list responses"); err != nil {
+var _ store.TextReader = (*Store)(nil)
+
+// ResponseTexts implements store.TextReader: the texts column alone, which leaves the answers'
+// TOAST, where large ones are kept, unread.
+func (s *Store) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
+	if err := s.checkOpen("list response texts"); err != nil {
 		return nil, nil, err
 	}
 	if q.Limit <= 0 {
-		return nil, nil, fmt.Errorf("list responses: %w", store.Invalidf("limit must be positive"))
+		return nil, nil, fmt.Errorf("list response texts: %w", store.Invalidf("limit must be positive"))
 	}
-	sql := `SELECT ` + responseColumns + ` FROM responses WHERE survey_id = $1`
+	sql, args := pageQuery(`SELECT id, created_at, texts FROM responses`, q)
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, nil, s.mapErr(err, "list response texts")
+	}
+	defer rows.Close()
+	var page []store.ResponseTexts
+	for rows.Next() {
+		var (
+			t       store.ResponseTexts
+			created int64
+			texts   *string
+		)
+		if err := rows.Scan(&t.ID, &created, &texts); err != nil {
+			return nil, nil, s.mapErr(err, "list response texts")
+		}
+		t.CreatedAt = sqlrow.FromMS(created)
+		if texts != nil {
+			t.Texts = []byte(*texts)
+		}
+		page = append(page, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, s.mapErr(err, "list response texts")
+	}
+	page, next := sqlrow.Trim(page, q.Limit, func(t store.ResponseTexts) store.Cursor { return store.Cursor{CreatedAt: t.CreatedAt, ID: t.ID} })
+	return page, next, nil
+}
+
+// pageQuery completes a selection of responses with q's conditions, order and limit (one more
+// than q.Limit, which tells whether more follow).
+func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
+	sql := selection + ` WHERE survey_id = $1`
 	args := []any{q.SurveyID}
 	arg := func(v any) string { args = append(args, v); return fmt.Sprintf("$%d", len(args)) }
 	if q.Respondent != "" {
@@ -141,7 +176,18 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if q.Cursor != nil {
 		sql += ` AND (created_at, id) ` + cmp + ` (` + arg(sqlrow.MS(q.Cursor.CreatedAt)) + `, ` + arg(q.Cursor.ID) + `)`
 	}
-	sql += fmt.Sprintf(` ORDER BY created_at %s, id %s LIMIT %d`, order, order, q.Limit+1)
+	return sql + fmt.Sprintf(` ORDER BY created_at %s, id %s LIMIT %d`, order, order, q.Limit+1), args
+}
+
+// Responses implements store.Store.
+func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.Response, *store.Cursor, error) {
+	if err := s.checkOpen("list responses"); err != nil {
+		return nil, nil, err
+	}
+	if q.Limit <= 0 {
+		return nil, nil, fmt.Errorf("list responses: %w", store.Invalidf("limit must be positive"))
+	}
+	sql, args := pageQuery(`SELECT `+responseColumns+` FROM responses`, q)
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list responses")

@@ -34,10 +34,10 @@ const (
 type writeOp struct {
 	event *store.Event // an event's write; a response's (w) when nil
 
-	w          store.ResponseWrite
-	sv         store.Survey
-	data, meta []byte
-	at         int64
+	w                 store.ResponseWrite
+	sv                store.Survey
+	data, meta, texts []byte
+	at                int64
 
 	resp    store.Response
 	created bool

@@ -26,6 +26,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
 	sc := store.Counts(&sv.Definition, w.Data, w.Finished)
+	texts := store.SummaryTexts(w.Data)
 	at := sqlrow.MS(w.At)
 	var (
 		resp    store.Response
@@ -33,9 +34,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	)
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		created = false
-		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
-			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished)
+		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
+			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished, nullText(texts))
 		if err != nil {
 			return s.mapErr(err, "put response "+w.ID)
 		}
@@ -70,7 +71,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		if oldFinished && !w.Finished {
 			now = store.Counts(&sv.Definition, w.Data, true)
 		}
-		resp, err = s.updateResponse(tx, w, data, meta, at, oldCreated, oldFinished, old, now)
+		resp, err = s.updateResponse(tx, w, data, meta, texts, at, oldCreated, oldFinished, old, now)
 		if err == nil && sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
 			err = s.postponeDelivery(tx, sv, w, at, resp.Finished)
 		}
@@ -112,10 +113,10 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []byte, at, createdAt int64, wasFinished bool, old, sc []store.Count) (store.Response, error) {
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta, texts []byte, at, createdAt int64, wasFinished bool, old, sc []store.Count) (store.Response, error) {
 	finished := wasFinished || w.Finished // a finished response stays finished
-	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ? WHERE survey_id = ? AND id = ?`,
-		data, meta, w.Telemetry, at, finished, w.SurveyID, w.ID)
+	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ?, texts = ? WHERE survey_id = ? AND id = ?`,
+		data, meta, w.Telemetry, at, finished, nullText(texts), w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, s.mapErr(err, "update response "+w.ID)
 	}
@@ -219,11 +220,66 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	return page, next, nil
 }
 
+// nullText is texts as a column value: NULL for none.
+func nullText(texts []byte) any {
+	if texts == nil {
+		return nil
+	}
+	return string(texts)
+}
+
+var _ store.TextReader = (*Store)(nil)
+
+// ResponseTexts implements store.TextReader from the page index, which holds the texts: the
+// responses' rows, and their overflow pages of large answers, are not read.
+func (s *Store) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
+	if err := s.checkOpen("list response texts"); err != nil {
+		return nil, nil, err
+	}
+	if q.Limit <= 0 {
+		return nil, nil, fmt.Errorf("list response texts: %w", store.Invalidf("limit must be positive"))
+	}
+	from := `SELECT id, created_at, texts FROM responses INDEXED BY responses_page`
+	if q.Respondent != "" {
+		from = `SELECT id, created_at, texts FROM responses` // through the respondent's index
+	}
+	sqlq, args := pageQuery(from, q)
+	rows, err := s.rdb.QueryContext(ctx, sqlq, args...)
+	if err != nil {
+		return nil, nil, s.mapErr(err, "list response texts")
+	}
+	defer rows.Close()
+	var page []store.ResponseTexts
+	for rows.Next() {
+		var (
+			t       store.ResponseTexts
+			created int64
+			texts   []byte
+		)
+		if err := rows.Scan(&t.ID, &created, &texts); err != nil {
+			return nil, nil, s.mapErr(err, "list response texts")
+		}
+		t.CreatedAt, t.Texts = sqlrow.FromMS(created), texts
+		page = append(page, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, s.mapErr(err, "list response texts")
+	}
+	page, next := sqlrow.Trim(page, q.Limit, func(t store.ResponseTexts) store.Cursor { return store.Cursor{CreatedAt: t.CreatedAt, ID: t.ID} })
+	return page, next, nil
+}
+
 // responsesQuery builds the query of a page of responses, one more than the limit.
 func responsesQuery(q store.ResponseQuery) (string, []any) {
 	// Data and metadata come as one value, joined by a NUL byte (which JSON text never
 	// contains): each value the driver hands out costs two allocations.
-	sqlq := `SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at, finished FROM responses WHERE survey_id = +?`
+	return pageQuery(`SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at, finished FROM responses`, q)
+}
+
+// pageQuery completes a selection of responses with q's conditions, order and limit (one more
+// than q.Limit, which tells whether more follow).
+func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
+	sqlq := selection + ` WHERE survey_id = +?`
 	args := []any{q.SurveyID}
 	if q.Respondent != "" {
 		sqlq += ` AND respondent = +?`

@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseListMaxBytes", testResponseListMaxBytes},
 		{"ResponseListOldest", testResponseListOldest},
 		{"ResponseFinished", testResponseFinished},
+		{"ResponseTexts", testResponseTexts},
 		{"DeleteResponse", testDeleteResponse},
 		{"EraseRespondent", testEraseRespondent},
 		{"EventsHistoryStats", testEventsHistoryStats},
