@@ -49,9 +49,10 @@ type Options struct {
 	RateLimit *RateLimit
 	// Webhooks tune the delivery of response.created webhooks.
 	Webhooks WebhookOptions
-	// Metrics, when set, collects the handler's metrics: requests by route and status with
-	// their latency, webhook attempts by outcome, and the outbox's backlog. See NewMetrics.
-	Metrics *Metrics
+	// Observer, when set, is told of every request served and every webhook attempt, and of the
+	// store, for metrics; metrics.New returns one that serves them in the Prometheus format
+	// (only an app that imports package metrics links the Prometheus client).
+	Observer Observer
 	// PageHosts are the hosts the results pages (NewResults) answer under: host names or
 	// addresses, each with a port or without (any port), such as "admin.example.com"; "*"
 	// means any. Empty means loopback names and addresses only (localhost, names under
@@ -59,6 +60,21 @@ type Options struct {
 	// other host gets a 403: a web site the operator visits could otherwise point its own name
 	// at the pages' address (DNS rebinding) and read them from the operator's browser.
 	PageHosts []string
+}
+
+// Observer is told what svc's handler and webhook sender do, for metrics. Package metrics
+// implements it in the Prometheus text format; an app may give its own. Its methods are called
+// on the hot paths, concurrently: they must be safe for concurrent use and quick.
+type Observer interface {
+	// Request is told of each request served: its route pattern ("(no route)" for none, such
+	// as "GET /v1/svc/{surveyId}", never the path itself), its status and how long it took.
+	Request(route string, status int, took time.Duration)
+	// Attempt is told of each webhook attempt's outcome (succeeded, failed, retry, or
+	// handed_back by a stopping sender) and its number in its round, 1 for the first.
+	Attempt(outcome string, attempt int)
+	// Store is told, once, of the store the handler serves, to read what it can tell when
+	// asked (store.OutboxCounter, store.PoolReporter).
+	Store(s store.Store)
 }
 
 // RateLimit is a token bucket per publishable key and client address: PerSecond requests a
@@ -160,8 +176,8 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes, PageHosts: o.PageHosts,
 	}
-	if o.Metrics != nil {
-		hc.OnRequest = o.Metrics.observeRequest
+	if o.Observer != nil {
+		hc.OnRequest = o.Observer.Request
 	}
 	if rl := o.RateLimit; rl != nil {
 		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr, MaxBuckets: rl.MaxBuckets}
@@ -171,8 +187,8 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		AttemptTimeout: w.AttemptTimeout, RetryMax: w.RetryMax, RetryWaitMin: w.RetryWaitMin,
 		RetryAfterMax: w.RetryAfterMax, Lease: w.Lease, MaxPerDestination: w.MaxPerDestination, Observe: w.Observe,
 	}
-	if o.Metrics != nil {
-		dc.OnAttempt = o.Metrics.observeAttempt
+	if o.Observer != nil {
+		dc.OnAttempt = o.Observer.Attempt
 	}
 	return hc, dc, nil
 }

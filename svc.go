@@ -44,8 +44,8 @@ func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 		return nil, err
 	}
 	h := &Handler{}
-	if o.Metrics != nil {
-		o.Metrics.watchStore(s)
+	if o.Observer != nil {
+		o.Observer.Store(s)
 	}
 	if !o.Webhooks.Disabled {
 		h.dispatcher = delivery.New(s, dc)

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/sqlite"
@@ -184,11 +185,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	gcPercent, memoryLimit := tuneGC(getenv)
 	log.Info("garbage collector", "GOGC", gcPercent, "GOMEMLIMIT", memoryLimit)
 
-	var metrics *svc.Metrics
+	var m *metrics.Metrics
 	if cfg.metrics {
-		metrics = svc.NewMetrics()
+		m = metrics.New()
 	}
-	st, err := openStore(ctx, cfg, metrics)
+	st, err := openStore(ctx, cfg, m)
 	if err != nil {
 		return err
 	}
@@ -212,11 +213,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 	}
-	h, err := svc.NewHandler(st, handlerOptions(cfg, log, allowPrivate, metrics))
+	h, err := svc.NewHandler(st, handlerOptions(cfg, log, allowPrivate, m))
 	if err != nil {
 		return err
 	}
-	root, err := routes(ctx, st, h, cfg, metrics, ln.Addr())
+	root, err := routes(ctx, st, h, cfg, m, ln.Addr())
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // itself rather than through an http.ServeMux, whose redirects to a cleaned path would answer
 // "DELETE /v1/protected/respondents/../surveys/S" with a 307 to "DELETE /v1/protected/surveys/S":
 // svc answers an unclean path with a JSON 404 of its own, never a redirect.
-func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, metrics *svc.Metrics, addr net.Addr) (http.Handler, error) {
+func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *metrics.Metrics, addr net.Addr) (http.Handler, error) {
 	var results, page http.Handler
 	if cfg.resultsTeam != "" {
 		// The pages have no login of their own: an app mounts them behind its admin's.
@@ -270,8 +271,8 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, met
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		get := r.Method == http.MethodGet || r.Method == http.MethodHead
 		switch path := r.URL.Path; {
-		case metrics != nil && get && path == "/metrics":
-			metrics.ServeHTTP(w, r)
+		case m != nil && get && path == "/metrics":
+			m.ServeHTTP(w, r)
 		case results != nil && strings.HasPrefix(path, "/results/"):
 			results.ServeHTTP(w, r)
 		case page != nil && get && path == "/":
@@ -293,17 +294,17 @@ func pageHosts(cfg config) []string {
 
 // openStore opens the database as the flags say: PostgreSQL for a postgres:// or postgresql://
 // URL, else an SQLite file; either's commits counted when metrics are on.
-func openStore(ctx context.Context, cfg config, metrics *svc.Metrics) (store.Store, error) {
+func openStore(ctx context.Context, cfg config, m *metrics.Metrics) (store.Store, error) {
 	if isPostgresURL(cfg.db) {
 		o := &postgres.Options{}
-		if metrics != nil {
-			o.OnCommit = metrics.ObserveCommit
+		if m != nil {
+			o.OnCommit = m.ObserveCommit
 		}
 		return postgres.Open(ctx, cfg.db, o)
 	}
 	o := &sqlite.Options{}
-	if metrics != nil {
-		o.OnCommit = metrics.ObserveCommit
+	if m != nil {
+		o.OnCommit = m.ObserveCommit
 	}
 	if cfg.syncNormal {
 		o.Synchronous = sqlite.SynchronousNormal
@@ -317,14 +318,17 @@ func isPostgresURL(db string) bool {
 }
 
 // handlerOptions are svc's options as the flags say.
-func handlerOptions(cfg config, log *slog.Logger, allowPrivate bool, metrics *svc.Metrics) *svc.Options {
-	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL, Metrics: metrics,
+func handlerOptions(cfg config, log *slog.Logger, allowPrivate bool, m *metrics.Metrics) *svc.Options {
+	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL,
 		Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate, Lease: cfg.webhookLease}}
 	if cfg.accessLog {
 		opts.AccessLog = log
 	}
 	if cfg.rateLimit > 0 {
 		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
+	}
+	if m != nil { // a nil *Metrics in the interface would be called
+		opts.Observer = m
 	}
 	return opts
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store/postgres"
 )
 
@@ -15,22 +16,22 @@ import (
 // metrics. It needs a database, so it is compiled but not run by go test.
 func ExampleOpen() {
 	ctx := context.Background()
-	metrics := svc.NewMetrics()
+	m := metrics.New()
 	st, err := postgres.Open(ctx, os.Getenv("DATABASE_URL"), &postgres.Options{
-		MaxConns: 16,                    // the pool; the writer takes one connection while a batch runs
-		OnCommit: metrics.ObserveCommit, // svc_store_commit_writes and svc_store_commit_duration_seconds
+		MaxConns: 16,              // the pool; the writer takes one connection while a batch runs
+		OnCommit: m.ObserveCommit, // svc_store_commit_writes and svc_store_commit_duration_seconds
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer st.Close()
-	h, err := svc.NewHandler(st, &svc.Options{Metrics: metrics})
+	h, err := svc.NewHandler(st, &svc.Options{Observer: m})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer h.Close(ctx)
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", h)
-	mux.Handle("GET /metrics", metrics) // behind your own access control
+	mux.Handle("GET /metrics", m) // behind your own access control
 	log.Fatal(http.ListenAndServe(":8080", mux))
 }

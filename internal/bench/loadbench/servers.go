@@ -16,6 +16,7 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/internal/bench/benchdata"
+	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/sqlite"
@@ -100,13 +101,13 @@ func serveSvc(db, sync string) error {
 		defer pprof.StopCPUProfile()
 	}
 	// SVC_LOADBENCH_METRICS=1 turns svc's metrics on, to measure what they cost.
-	var metrics *svc.Metrics
+	var m *metrics.Metrics
 	dbOpts := &sqlite.Options{Synchronous: sqlite.Synchronous(sync)}
 	pgOpts := &postgres.Options{}
 	if os.Getenv("SVC_LOADBENCH_METRICS") != "" {
-		metrics = svc.NewMetrics()
-		dbOpts.OnCommit = metrics.ObserveCommit
-		pgOpts.OnCommit = metrics.ObserveCommit
+		m = metrics.New()
+		dbOpts.OnCommit = m.ObserveCommit
+		pgOpts.OnCommit = m.ObserveCommit
 	}
 	var st store.Store
 	var err error
@@ -119,7 +120,11 @@ func serveSvc(db, sync string) error {
 		return err
 	}
 	defer st.Close()
-	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Metrics: metrics})
+	o := &svc.Options{Logger: slog.New(slog.DiscardHandler)}
+	if m != nil {
+		o.Observer = m
+	}
+	h, err := svc.NewHandler(st, o)
 	if err != nil {
 		return err
 	}

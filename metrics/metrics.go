@@ -1,4 +1,8 @@
-package svc
+// Package metrics collects svc's metrics in the Prometheus text format: requests by route and
+// status with their latency, webhook attempts by outcome, the store's commits, its outbox's
+// backlog, and how busy its connections and writer are. Only an app that imports it links the
+// Prometheus client: svc itself reports through the svc.Observer this package implements.
+package metrics
 
 import (
 	"context"
@@ -12,18 +16,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/store"
 )
 
 // Metrics collects svc's metrics in a Prometheus registry of its own (nothing is registered
 // globally) and serves them in the Prometheus text format: it is an http.Handler to mount
-// where your app wants, behind its own access control. Give it to NewHandler in
-// Options.Metrics, and, for the store's commits, its ObserveCommit to sqlite.Options or
+// where your app wants, behind its own access control. Give it to svc.NewHandler as
+// Options.Observer, and, for the store's commits, its ObserveCommit to sqlite.Options or
 // postgres.Options:
 //
-//	m := svc.NewMetrics()
+//	m := metrics.New()
 //	st, err := sqlite.Open(ctx, "svc.db", &sqlite.Options{OnCommit: m.ObserveCommit})
-//	h, err := svc.NewHandler(st, &svc.Options{Metrics: m})
+//	h, err := svc.NewHandler(st, &svc.Options{Observer: m})
 //	adminMux.Handle("GET /metrics", m)
 type Metrics struct {
 	reg        *prometheus.Registry
@@ -36,9 +41,11 @@ type Metrics struct {
 	storeOnce  sync.Once
 }
 
-// NewMetrics returns a Metrics with svc's collectors, and Go's runtime and process collectors,
+var _ svc.Observer = (*Metrics)(nil)
+
+// New returns a Metrics with svc's collectors, and Go's runtime and process collectors,
 // registered in a registry of its own.
-func NewMetrics() *Metrics {
+func New() *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
 		reg: reg,
@@ -73,18 +80,21 @@ func (m *Metrics) ObserveCommit(writes int, took time.Duration) {
 	m.commit.Observe(took.Seconds())
 }
 
-func (m *Metrics) observeRequest(route string, status int, took time.Duration) {
+// Request implements svc.Observer: svc_http_requests_total and svc_http_request_duration_seconds.
+func (m *Metrics) Request(route string, status int, took time.Duration) {
 	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route).Observe(took.Seconds())
 }
 
-func (m *Metrics) observeAttempt(outcome string, attempt int) {
+// Attempt implements svc.Observer: svc_webhook_attempts_total.
+func (m *Metrics) Attempt(outcome string, attempt int) {
 	m.deliveries.WithLabelValues(outcome, strconv.Itoa(attempt)).Inc()
 }
 
-// watchStore adds, once, what the store can tell at each scrape: its outbox's backlog and how
-// busy its connections and writer are.
-func (m *Metrics) watchStore(s store.Store) {
+// Store implements svc.Observer: it adds, once, what the store can tell at each scrape, its
+// outbox's backlog (store.OutboxCounter) and how busy its connections and writer are
+// (store.PoolReporter).
+func (m *Metrics) Store(s store.Store) {
 	m.storeOnce.Do(func() {
 		if c, ok := s.(store.OutboxCounter); ok {
 			m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "svc_webhook_outbox_backlog",

@@ -1,4 +1,4 @@
-package svc_test
+package metrics_test
 
 import (
 	"io"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -20,7 +21,7 @@ import (
 // outcome and number; the store's commits; the outbox's backlog; and the store's pool and
 // writer queue, in the Prometheus text format, from a registry of their own.
 func TestMetrics(t *testing.T) {
-	m := svc.NewMetrics()
+	m := metrics.New()
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), &sqlite.Options{OnCommit: m.ObserveCommit, ReadConns: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan store.DeliveryResult, 1)
-	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Metrics: m,
+	h, err := svc.NewHandler(st, &svc.Options{Logger: slog.New(slog.DiscardHandler), Observer: m,
 		Webhooks: svc.WebhookOptions{AllowPrivate: true, PollInterval: 10 * time.Millisecond, Observe: func(r store.DeliveryResult) { done <- r }}})
 	if err != nil {
 		t.Fatal(err)
