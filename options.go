@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/svc-feedback/svc/handler"
+	"github.com/svc-feedback/svc/internal/api"
 	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
@@ -135,7 +135,7 @@ type WebhookOptions struct {
 
 // build checks the options and turns them into the configuration of the HTTP layer and of the
 // webhook sender, reporting every mistake at once.
-func (o *Options) build() (handler.Config, delivery.Options, error) {
+func (o *Options) build() (api.Config, delivery.Options, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("svc: "+format, args...)) }
 	if o.BaseURL != "" {
@@ -144,7 +144,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 			bad("BaseURL %q must be an absolute http or https URL without query or fragment", o.BaseURL)
 		}
 	}
-	origins, err := handler.NormalizeOrigins(o.AllowedOrigins)
+	origins, err := api.NormalizeOrigins(o.AllowedOrigins)
 	if err != nil {
 		bad("AllowedOrigins: %v", err)
 	}
@@ -166,13 +166,13 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		bad("Webhooks.Lease (%v) must be longer than an attempt (%v)", w.Lease, max(w.AttemptTimeout, 5*time.Second))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return handler.Config{}, delivery.Options{}, err
+		return api.Config{}, delivery.Options{}, err
 	}
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	hc := handler.Config{
+	hc := api.Config{
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes, PageHosts: o.PageHosts,
 	}
@@ -180,7 +180,7 @@ func (o *Options) build() (handler.Config, delivery.Options, error) {
 		hc.OnRequest = o.Observer.Request
 	}
 	if rl := o.RateLimit; rl != nil {
-		hc.RateLimit = &handler.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr, MaxBuckets: rl.MaxBuckets}
+		hc.RateLimit = &api.RateLimit{PerSecond: rl.PerSecond, Burst: rl.Burst, ClientAddr: rl.ClientAddr, MaxBuckets: rl.MaxBuckets}
 	}
 	dc := delivery.Options{
 		Logger: log, Now: o.Now, AllowPrivate: w.AllowPrivate, Workers: w.Workers, PollInterval: w.PollInterval,

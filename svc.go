@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/svc-feedback/svc/handler"
+	"github.com/svc-feedback/svc/internal/api"
 	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
@@ -28,7 +28,7 @@ import (
 
 // Handler is svc's http.Handler. Call Close when done to stop its background work.
 type Handler struct {
-	*handler.Handler
+	*api.Handler
 	dispatcher *delivery.Dispatcher
 }
 
@@ -52,7 +52,7 @@ func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 		hc.OnDeliveryScheduled = h.dispatcher.Notify
 		h.dispatcher.Start()
 	}
-	h.Handler = handler.New(s, hc)
+	h.Handler = api.New(s, hc)
 	return h, nil
 }
 
@@ -106,5 +106,5 @@ func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, erro
 	if teamID == "" {
 		return nil, errors.New("svc: NewResults needs a team id")
 	}
-	return handler.NewResults(s, teamID, hc), nil
+	return api.NewResults(s, teamID, hc), nil
 }

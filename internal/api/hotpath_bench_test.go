@@ -1,0 +1,64 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// Hot-path benchmarks of the widget endpoints, through the real handler over SQLite
+// (synchronous=FULL), from many goroutines at once:
+//
+//	go test ./handler -run '^$' -bench 'Hot' -benchmem -count 6
+//
+// benchParallel serves the requests made by next from many goroutines at once, each expecting
+// a 200.
+func benchParallel(b *testing.B, e *env, next func(i int64) *http.Request) {
+	var n atomic.Int64
+	b.SetParallelism(32)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			rec := httptest.NewRecorder()
+			e.h.ServeHTTP(rec, next(n.Add(1)))
+			if rec.Code != 200 {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		}
+	})
+}
+
+func BenchmarkHotResponsePut(b *testing.B) {
+	e := setup(b)
+	body := `{"respondent":"user%d","data":{"nps":9,"stars":4,"favourite":"Alerts","missing":["Speed","Docs"],` +
+		`"comments":"The new dashboard is great, but exports are slow"},"metadata":{"page":"/dashboard","plan":"pro","locale":"en-GB"}}`
+	benchParallel(b, e, func(i int64) *http.Request {
+		r := httptest.NewRequest("PUT", fmt.Sprintf("/v1/svc/%s/response/r%d", e.survA.ID, i), strings.NewReader(fmt.Sprintf(body, i%1000)))
+		r.Header.Set("x-svc-pk", e.pkA)
+		r.Header.Set("Content-Type", "application/json")
+		return r
+	})
+}
+
+func BenchmarkHotEventPost(b *testing.B) {
+	e := setup(b)
+	benchParallel(b, e, func(i int64) *http.Request {
+		r := httptest.NewRequest("POST", fmt.Sprintf("/v1/svc/%s/respondent/user%d/event", e.survA.ID, i%1000), strings.NewReader(`{"type":"view"}`))
+		r.Header.Set("x-svc-pk", e.pkA)
+		r.Header.Set("Content-Type", "application/json")
+		return r
+	})
+}
+
+func BenchmarkHotSurveyGet(b *testing.B) {
+	e := setup(b)
+	benchParallel(b, e, func(int64) *http.Request {
+		r := httptest.NewRequest("GET", "/v1/svc/"+e.survA.ID, nil)
+		r.Header.Set("x-svc-pk", e.pkA)
+		return r
+	})
+}

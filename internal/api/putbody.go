@@ -1,0 +1,244 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// responseBody is the body of a response PUT (contract 4.4), as decodeResponseBody reads it.
+type responseBody struct {
+	Respondent *string
+	Data       survey.Answers // nil when absent or null
+	Metadata   map[string]string
+	HasMeta    bool
+	Telemetry  *string
+	Finished   bool
+}
+
+// decodeResponseBody reads a PUT body's tokens, refusing as it reads whatever the survey
+// cannot accept: a member name that is not exact or comes twice, an answer to a question the
+// survey does not have, a list longer than its question's choices, a value nested deeper than
+// an answer can be, more metadata keys than allowed. What it returns is then validated whole.
+func decodeResponseBody(body []byte, def *survey.Definition) (responseBody, error) {
+	jr := newJSONReader(body)
+	var b responseBody
+	t, err := jr.object(maxBodyMembers, func(name string) error {
+		var err error
+		switch name {
+		case "respondent":
+			b.Respondent, err = jr.stringOrNull("respondent")
+		case "telemetry":
+			b.Telemetry, err = jr.stringOrNull("telemetry")
+		case "data":
+			b.Data, err = decodeAnswers(jr, def)
+		case "metadata":
+			b.Metadata, b.HasMeta, err = decodeMetadata(jr)
+		case "finished":
+			b.Finished, err = jr.boolOrNull("finished")
+		default:
+			if err := exactName(name, "respondent", "telemetry", "data", "metadata", "finished"); err != nil {
+				return err
+			}
+			err = jr.skip() // the widget may send more than svc reads
+		}
+		return err
+	})
+	if errors.Is(err, errNotObject) {
+		return b, badRequest("the body must be a JSON object, not " + tokenKind(t))
+	}
+	if err != nil {
+		return b, err
+	}
+	return b, jr.end()
+}
+
+// decodeAnswers reads the data object: answers by question id, each checked against its
+// question as it is read. A null data is left nil.
+func decodeAnswers(jr *jsonReader, def *survey.Definition) (survey.Answers, error) {
+	answers := survey.Answers{}
+	t, err := jr.object(0, func(id string) error {
+		q, ok := def.Question(id)
+		if !ok {
+			// Refused at once, before the answer is read: ids are bounded by the survey.
+			return badRequest(fmt.Sprintf("invalid answer: the survey has no question %q", truncate(id)))
+		}
+		a, err := decodeAnswer(jr, q)
+		if err != nil {
+			return err
+		}
+		answers[id] = a
+		return nil
+	})
+	switch {
+	case errors.Is(err, errNotObject) && t == nil:
+		return nil, nil
+	case errors.Is(err, errNotObject):
+		return nil, badRequest(`field "data" must be an object of answers by question id, not ` + tokenKind(t))
+	}
+	return answers, err
+}
+
+// decodeAnswer reads one answer: a string is Text, a number Number, an array of strings Choices
+// (no longer than the question can take) and an object a bug report. Anything else, or a shape
+// the question does not take, is refused with the question's own message.
+func decodeAnswer(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
+	t, err := jr.token()
+	if err != nil {
+		return nil, err
+	}
+	switch v := t.(type) {
+	case string:
+		return survey.Text(v), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, badRequest(fmt.Sprintf("answer to %q holds a number out of range: %s", truncate(q.ID), truncate(string(v))))
+		}
+		if f == 0 {
+			f = 0 // -0 is valid JSON, but the answer is the score 0
+		}
+		return survey.Number(f), nil
+	case json.Delim:
+		if v == '[' {
+			return decodeChoices(jr, q)
+		}
+		return decodeBugReport(jr, q)
+	}
+	return nil, badRequest(fmt.Sprintf("invalid answer to question %q: an answer must be a string, a number, a list of strings or a bug report object", truncate(q.ID)))
+}
+
+// decodeChoices reads the rest of a list answer, stopping past the most the question takes.
+func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
+	limit := q.MaxChoices()
+	if q.Type() != survey.TypeMultiSelect {
+		return nil, asBadRequest(q.ValidateAnswer(survey.Choices{}))
+	}
+	list := survey.Choices{}
+	for jr.dec.More() {
+		if len(list) == limit {
+			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: at most %d choices are allowed", truncate(q.ID), limit))
+		}
+		t, err := jr.token()
+		if err != nil {
+			return nil, err
+		}
+		s, ok := t.(string)
+		if !ok {
+			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: a list answer must hold only strings", truncate(q.ID)))
+		}
+		list = append(list, s)
+	}
+	_, err := jr.token() // the closing bracket
+	return list, err
+}
+
+// decodeBugReport reads the rest of an object answer: a bug report's members, each a string or
+// null, each once, no other.
+func decodeBugReport(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
+	if q.Type() != survey.TypeBugReport {
+		return nil, asBadRequest(q.ValidateAnswer(survey.BugReportAnswer{}))
+	}
+	var br survey.BugReportAnswer
+	var title, meta *string
+	err := jr.members(0, func(name string) error {
+		var dst **string
+		switch name {
+		case "title":
+			dst = &title
+		case "metadata":
+			dst = &meta
+		case "description":
+			dst = &br.Description
+		case "screenshotDataUrl":
+			dst = &br.ScreenshotDataURL
+		case "recordingEventsJson":
+			dst = &br.RecordingEventsJSON
+		default:
+			return badRequest(fmt.Sprintf("a bug report answer: unknown member %q", truncate(name)))
+		}
+		var err error
+		*dst, err = jr.stringOrNull("a bug report's " + name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if title == nil || meta == nil {
+		return nil, badRequest("a bug report answer needs a title and metadata strings")
+	}
+	br.Title, br.Metadata = *title, *meta
+	return br, nil
+}
+
+// decodeMetadata reads the metadata object of strings, at most store.MaxMetadataKeys of them.
+// It reports whether metadata was given (null is not).
+func decodeMetadata(jr *jsonReader) (map[string]string, bool, error) {
+	meta := map[string]string{}
+	t, err := jr.object(0, func(k string) error {
+		if len(meta) == store.MaxMetadataKeys {
+			return badRequest(fmt.Sprintf("metadata may hold at most %d keys", store.MaxMetadataKeys))
+		}
+		t, err := jr.token()
+		if err != nil {
+			return err
+		}
+		switch v := t.(type) {
+		case string:
+			meta[k] = v
+			return nil
+		case nil:
+			return badRequest(fmt.Sprintf("metadata value of %q must be a string, not null", truncate(k)))
+		}
+		return badRequest(fmt.Sprintf(`field "metadata" must be an object of strings, not holding %s`, tokenKind(t)))
+	})
+	switch {
+	case errors.Is(err, errNotObject) && t == nil:
+		return nil, false, nil
+	case errors.Is(err, errNotObject):
+		return nil, false, badRequest(`field "metadata" must be an object of strings, not ` + tokenKind(t))
+	}
+	return meta, err == nil, err
+}
+
+// asBadRequest turns an answer's validation error into a 400 with its message.
+func asBadRequest(err error) error {
+	if err == nil {
+		return nil
+	}
+	return badRequest(err.Error())
+}
+
+// eventBody is the body of an event POST (contract 4.3).
+type eventBody struct {
+	Type *string
+}
+
+// decodeEventBody reads an event POST's body: {"type": ...}, its name exact and given once.
+func decodeEventBody(body []byte) (eventBody, error) {
+	jr := newJSONReader(body)
+	var b eventBody
+	t, err := jr.object(maxBodyMembers, func(name string) error {
+		if name == "type" {
+			var err error
+			b.Type, err = jr.stringOrNull("type")
+			return err
+		}
+		if err := exactName(name, "type"); err != nil {
+			return err
+		}
+		return jr.skip()
+	})
+	if errors.Is(err, errNotObject) {
+		return b, badRequest("the body must be a JSON object, not " + tokenKind(t))
+	}
+	if err != nil {
+		return b, err
+	}
+	return b, jr.end()
+}
