@@ -5,26 +5,28 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 )
 
 // deliveryJSON is a webhook delivery's log entry.
 type deliveryJSON struct {
-	ID            string  `json:"id"`
-	ResponseID    string  `json:"responseId"`
-	State         string  `json:"state"`
-	Attempts      int     `json:"attempts"`
-	LastStatus    *int    `json:"lastStatus"`
-	LastError     *string `json:"lastError"`
-	NextAttemptAt *Time   `json:"nextAttemptAt"`
-	CreatedAt     Time    `json:"createdAt"`
-	UpdatedAt     Time    `json:"updatedAt"`
-	DeliveredAt   *Time   `json:"deliveredAt"`
+	ID            string     `json:"id"`
+	ResponseID    string     `json:"responseId"`
+	State         string     `json:"state"`
+	Attempts      int        `json:"attempts"`
+	LastStatus    *int       `json:"lastStatus"`
+	LastError     *string    `json:"lastError"`
+	NextAttemptAt *wire.Time `json:"nextAttemptAt"`
+	CreatedAt     wire.Time  `json:"createdAt"`
+	UpdatedAt     wire.Time  `json:"updatedAt"`
+	DeliveredAt   *wire.Time `json:"deliveredAt"`
 }
 
 func toDeliveryJSON(d store.Delivery) deliveryJSON {
 	out := deliveryJSON{ID: d.ID, ResponseID: d.ResponseID, State: string(d.State), Attempts: d.Attempts,
-		CreatedAt: Time(d.CreatedAt), UpdatedAt: Time(d.UpdatedAt), DeliveredAt: timePtr(d.DeliveredAt)}
+		CreatedAt: wire.Time(d.CreatedAt), UpdatedAt: wire.Time(d.UpdatedAt), DeliveredAt: wire.TimePtr(d.DeliveredAt)}
 	if d.LastStatus != 0 {
 		out.LastStatus = &d.LastStatus
 	}
@@ -32,7 +34,7 @@ func toDeliveryJSON(d store.Delivery) deliveryJSON {
 		out.LastError = &d.LastError
 	}
 	if d.State == store.DeliveryPending {
-		out.NextAttemptAt = timePtr(&d.NextAttemptAt)
+		out.NextAttemptAt = wire.TimePtr(&d.NextAttemptAt)
 	}
 	return out
 }
@@ -59,7 +61,7 @@ func (h *Handler) handleDeliveriesList(w http.ResponseWriter, r *http.Request, t
 	for i, d := range list {
 		items[i] = toDeliveryJSON(d)
 	}
-	nc := encodeCursor(next)
+	nc := wire.EncodeCursor(next)
 	h.writeJSON(w, http.StatusOK, page[deliveryJSON]{items, nc, limit, h.pageLinks(r, q, nc)})
 	return nil
 }

@@ -1,104 +1,39 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 
-	"github.com/svc-feedback/svc/store"
-	"github.com/svc-feedback/svc/survey"
+	"github.com/svc-feedback/svc/internal/problem"
 )
 
 // Error is an API error: what the client sees as {"error": Message, "code": Code}.
-type Error struct {
-	Status  int
-	Code    string
-	Message string
-}
+type Error = problem.Error
 
-// Error returns the message sent to the client.
-func (e *Error) Error() string { return e.Message }
-
-// Error codes, the machine word of every error reply.
+// Error codes, the machine word of every error reply (package problem holds them).
 const (
-	CodeInvalidRequest   = "invalid_request"
-	CodeUnauthorized     = "unauthorized"
-	CodeNotFound         = "not_found"
-	CodeMethodNotAllowed = "method_not_allowed"
-	CodeConflict         = "conflict"
-	CodePrecondition     = "precondition_failed"
-	CodeTooLarge         = "payload_too_large"
-	CodeUnsupportedMedia = "unsupported_media_type"
-	CodeRateLimited      = "rate_limited"
-	CodeOriginNotAllowed = "origin_not_allowed"
-	CodeInternal         = "internal"
-	CodeUnavailable      = "unavailable"
+	CodeInvalidRequest   = problem.CodeInvalidRequest
+	CodeUnauthorized     = problem.CodeUnauthorized
+	CodeNotFound         = problem.CodeNotFound
+	CodeMethodNotAllowed = problem.CodeMethodNotAllowed
+	CodeConflict         = problem.CodeConflict
+	CodePrecondition     = problem.CodePrecondition
+	CodeTooLarge         = problem.CodeTooLarge
+	CodeUnsupportedMedia = problem.CodeUnsupportedMedia
+	CodeRateLimited      = problem.CodeRateLimited
+	CodeOriginNotAllowed = problem.CodeOriginNotAllowed
+	CodeInternal         = problem.CodeInternal
+	CodeUnavailable      = problem.CodeUnavailable
 )
 
-// unavailableRetryAfter is the Retry-After of a 503: a lock held by another process is
-// usually let go within a second or two.
-const unavailableRetryAfter = "2"
+func badRequest(msg string) *Error   { return problem.BadRequest(msg) }
+func unauthorized(msg string) *Error { return problem.Unauthorized(msg) }
+func notFound(msg string) *Error     { return problem.NotFound(msg) }
 
-func badRequest(msg string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRequest, Message: msg}
-}
-
-func unauthorized(msg string) *Error {
-	return &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: msg}
-}
-
-func notFound(msg string) *Error {
-	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: msg}
-}
-
-// toAPIError is the one table from errors to statuses. The store's typed errors carry the
-// message meant for the client; errors the table does not know are 500s, whose detail is
-// logged, never sent.
-func toAPIError(err error) (*Error, bool) {
-	var (
-		apiErr   *Error
-		storeErr *store.Error
-		tooLarge *http.MaxBytesError
-	)
-	switch {
-	case errors.As(err, &apiErr):
-		return apiErr, true
-	case errors.As(err, &tooLarge):
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeTooLarge, Message: "the request body is larger than the limit of this endpoint"}, true
-	case errors.Is(err, survey.ErrInvalidAnswer):
-		// The answer's validation error is made for the client and not wrapped on the way.
-		return badRequest(err.Error()), true
-	}
-	for _, m := range sentinelStatuses {
-		if !errors.Is(err, m.sentinel) {
-			continue
-		}
-		e := &Error{Status: m.status, Code: m.code, Message: m.message}
-		if errors.As(err, &storeErr) {
-			e.Message = m.prefix + storeErr.Message
-		}
-		return e, true
-	}
-	return &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error"}, false
-}
-
-// sentinelStatuses maps the store's sentinels to a status, a code, and the message used when
-// the error carries none of its own (a prefix goes before one it carries).
-var sentinelStatuses = []struct {
-	sentinel              error
-	status                int
-	code, message, prefix string
-}{
-	{store.ErrNotFound, http.StatusNotFound, CodeNotFound, "not found", ""},
-	{store.ErrConflict, http.StatusConflict, CodeConflict, "conflict", "conflict: "},
-	{store.ErrInvalid, http.StatusBadRequest, CodeInvalidRequest, "invalid request", ""},
-	{store.ErrUnavailable, http.StatusServiceUnavailable, CodeUnavailable, "the service is busy: retry after the Retry-After seconds", ""},
-}
-
-// writeError writes err as a JSON error reply.
+// writeError writes err as a JSON error reply, through problem's one table of statuses.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	apiErr, known := toAPIError(err)
+	apiErr, known := problem.From(err)
 	if apiErr.Status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", unavailableRetryAfter)
+		w.Header().Set("Retry-After", problem.UnavailableRetryAfter)
 		h.log.WarnContext(r.Context(), "request refused: store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	if !known {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -26,7 +28,7 @@ func (h *Handler) handleResponseGet(w http.ResponseWriter, r *http.Request, team
 	if err != nil {
 		return err
 	}
-	b := append([]byte(`{"data":`), appendResponse(nil, resp, true)...)
+	b := append([]byte(`{"data":`), wire.AppendResponse(nil, resp, true)...)
 	writeBody(w, http.StatusOK, append(b, "}\n"...))
 	return nil
 }
@@ -40,7 +42,7 @@ func (h *Handler) responseTarget(r *http.Request, teamID string) (store.Survey, 
 	}
 	id := r.PathValue("responseId")
 	if !store.ValidResponseID(id) {
-		return store.Survey{}, "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+		return store.Survey{}, "", badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", wire.Truncate(id)))
 	}
 	return sv, store.CanonicalResponseID(id), nil
 }
@@ -66,7 +68,7 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 
 // exportFormat is the request's format: "csv" (the default) or "ndjson".
 func exportFormat(q map[string][]string) (string, error) {
-	format, err := query(q, "format")
+	format, err := wire.Query(q, "format")
 	if err != nil {
 		return "", err
 	}
@@ -149,7 +151,7 @@ func startExport(w http.ResponseWriter, format string, sv store.Survey) exportWr
 // responseFilters reads the list's filters (respondent, after, before) into rq.
 func responseFilters(q map[string][]string, rq *store.ResponseQuery) error {
 	var err error
-	if rq.Respondent, err = query(q, "respondent"); err != nil {
+	if rq.Respondent, err = wire.Query(q, "respondent"); err != nil {
 		return err
 	}
 	if _, given := q["respondent"]; given {
@@ -182,7 +184,7 @@ type ndjsonExport struct {
 }
 
 func (e *ndjsonExport) write(r store.Response) error {
-	e.buf = append(appendResponse(e.buf[:0], r, false), '\n')
+	e.buf = append(wire.AppendResponse(e.buf[:0], r, false), '\n')
 	_, err := e.w.Write(e.buf)
 	return err
 }
@@ -222,7 +224,7 @@ func (e *csvExport) write(r store.Response) error {
 			return fmt.Errorf("response %s: %w", r.ID, err)
 		}
 	}
-	e.row = append(e.row[:0], r.ID, r.Respondent, string(appendTime(nil, r.CreatedAt)), string(appendTime(nil, r.UpdatedAt)), strconv.FormatBool(r.Finished))
+	e.row = append(e.row[:0], r.ID, r.Respondent, string(wire.AppendTime(nil, r.CreatedAt)), string(wire.AppendTime(nil, r.UpdatedAt)), strconv.FormatBool(r.Finished))
 	for _, q := range e.questions {
 		e.row = append(e.row, csvCell(answers[q]))
 	}

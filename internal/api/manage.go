@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -59,7 +61,7 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 			if err := exactName(name, surveyMembers...); err != nil {
 				return err
 			}
-			return badRequest(fmt.Sprintf("unknown member %q; a survey has %s", truncate(name), strings.Join(surveyMembers, ", ")))
+			return badRequest(fmt.Sprintf("unknown member %q; a survey has %s", wire.Truncate(name), strings.Join(surveyMembers, ", ")))
 		}
 		var raw json.RawMessage
 		if err := jr.dec.Decode(&raw); err != nil {
@@ -241,7 +243,7 @@ func (h *Handler) handleWebhookSecretPost(w http.ResponseWriter, r *http.Request
 func (h *Handler) changeSurvey(r *http.Request, teamID string, fn func(*store.Survey) error) (store.Survey, error) {
 	id := r.PathValue("surveyId")
 	if !store.ValidSurveyID(id) {
-		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2", truncate(id)))
+		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2", wire.Truncate(id)))
 	}
 	// For a Store without store.SurveyModifier, this handler's own changes at least take turns.
 	h.manageMu.Lock()

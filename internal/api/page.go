@@ -1,15 +1,13 @@
 package api
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"path"
 	"strconv"
-	"time"
+
+	"github.com/svc-feedback/svc/internal/wire"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -25,18 +23,6 @@ func queryValues(r *http.Request) (url.Values, error) {
 	return q, nil
 }
 
-// query reads a single-valued query parameter; repeating it is a 400.
-func query(q url.Values, name string) (string, error) {
-	vs := q[name]
-	switch len(vs) {
-	case 0:
-		return "", nil
-	case 1:
-		return vs[0], nil
-	}
-	return "", badRequest(fmt.Sprintf("query parameter %q is given more than once", name))
-}
-
 // Page size bounds.
 const (
 	defaultLimit = 50
@@ -44,7 +30,7 @@ const (
 )
 
 func parseLimit(q url.Values) (int, error) {
-	s, err := query(q, "limit")
+	s, err := wire.Query(q, "limit")
 	if err != nil || s == "" {
 		return defaultLimit, err
 	}
@@ -61,45 +47,8 @@ func parsePage(q url.Values) (int, *store.Cursor, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	cursor, err := parseCursor(q)
+	cursor, err := wire.ParseCursor(q)
 	return limit, cursor, err
-}
-
-// Cursors are base64url JSON of the last item's creation time (Unix milliseconds) and id.
-type cursorJSON struct {
-	T int64  `json:"t"`
-	I string `json:"i"`
-}
-
-func encodeCursor(c *store.Cursor) *string {
-	if c == nil {
-		return nil
-	}
-	b, _ := json.Marshal(cursorJSON{T: c.CreatedAt.UnixMilli(), I: c.ID})
-	s := base64.RawURLEncoding.EncodeToString(b)
-	return &s
-}
-
-func parseCursor(q url.Values) (*store.Cursor, error) {
-	s, err := query(q, "cursor")
-	if err != nil || s == "" {
-		return nil, err
-	}
-	bad := badRequest("cursor is not valid: pass the nextCursor of the previous page, or start again without a cursor")
-	if len(s) > 512 {
-		return nil, bad
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return nil, bad
-	}
-	var c cursorJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil || c.I == "" || len(c.I) > 64 {
-		return nil, bad
-	}
-	return &store.Cursor{CreatedAt: time.UnixMilli(c.T).UTC(), ID: c.I}, nil
 }
 
 // links holds a page's self and next URLs.

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/svc-feedback/svc/internal/jsonappend"
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -27,12 +27,12 @@ type page[T any] struct {
 
 // surveySummary is an item of the survey list (contract 2.7).
 type surveySummary struct {
-	ID          string `json:"id"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	Status      string `json:"status"`
-	CreatedAt   Time   `json:"createdAt"`
-	UpdatedAt   Time   `json:"updatedAt"`
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Status      string    `json:"status"`
+	CreatedAt   wire.Time `json:"createdAt"`
+	UpdatedAt   wire.Time `json:"updatedAt"`
 }
 
 // handleSurveysList serves "GET /v1/protected/surveys".
@@ -55,9 +55,9 @@ func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, team
 		if sv.Description != nil {
 			desc = *sv.Description
 		}
-		items[i] = surveySummary{sv.ID, sv.Title, desc, string(sv.Status), Time(sv.CreatedAt), Time(sv.UpdatedAt)}
+		items[i] = surveySummary{sv.ID, sv.Title, desc, string(sv.Status), wire.Time(sv.CreatedAt), wire.Time(sv.UpdatedAt)}
 	}
-	nc := encodeCursor(next)
+	nc := wire.EncodeCursor(next)
 	h.writeJSON(w, http.StatusOK, page[surveySummary]{items, nc, limit, h.pageLinks(r, q, nc)})
 	return nil
 }
@@ -68,11 +68,11 @@ type fullSurvey struct {
 	ID     string `json:"id"`
 	Status string `json:"status"`
 	survey.Definition
-	WebhookURL         *string `json:"webhookUrl"`
-	WebhookSecretSet   bool    `json:"webhookSecretSet"`
-	WebhookWaitSeconds int     `json:"webhookWaitSeconds"`
-	CreatedAt          Time    `json:"createdAt"`
-	UpdatedAt          Time    `json:"updatedAt"`
+	WebhookURL         *string   `json:"webhookUrl"`
+	WebhookSecretSet   bool      `json:"webhookSecretSet"`
+	WebhookWaitSeconds int       `json:"webhookWaitSeconds"`
+	CreatedAt          wire.Time `json:"createdAt"`
+	UpdatedAt          wire.Time `json:"updatedAt"`
 }
 
 // encodeFullSurvey is the protected view of sv as JSON, and its ETag.
@@ -84,7 +84,7 @@ func encodeFullSurvey(sv store.Survey) ([]byte, string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(fullSurvey{sv.ID, string(sv.Status), sv.Definition, hook, sv.WebhookSecret != "", sv.WebhookWaitSeconds, Time(sv.CreatedAt), Time(sv.UpdatedAt)})
+	err := enc.Encode(fullSurvey{sv.ID, string(sv.Status), sv.Definition, hook, sv.WebhookSecret != "", sv.WebhookWaitSeconds, wire.Time(sv.CreatedAt), wire.Time(sv.UpdatedAt)})
 	if err != nil {
 		return nil, "", err
 	}
@@ -137,7 +137,7 @@ func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, te
 	if err != nil {
 		return err
 	}
-	nc := encodeCursor(next)
+	nc := wire.EncodeCursor(next)
 	buf := h.pageBuffer()
 	defer h.pageBuffers.Put(buf)
 	body, err := appendResponsesPage((*buf)[:0], responses, nc, limit, h.pageLinks(r, q, nc))
@@ -179,7 +179,7 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendResponse(b, r, false)
+		b = wire.AppendResponse(b, r, false)
 	}
 	tail, err := json.Marshal(struct {
 		NextCursor *string `json:"nextCursor"`
@@ -194,38 +194,9 @@ func appendResponsesPage(b []byte, responses []store.Response, nextCursor *strin
 	return append(b, '\n'), nil
 }
 
-// appendResponse appends one response as the protected API shows it (contract 2.6, plus
-// finished and updatedAt), its stored data and metadata spliced in as they are; with telemetry,
-// its telemetry too (a string or null).
-func appendResponse(b []byte, r store.Response, telemetry bool) []byte {
-	b = append(b, `{"id":`...)
-	b = jsonappend.String(b, r.ID)
-	b = append(b, `,"respondent":`...)
-	b = jsonappend.String(b, r.Respondent)
-	b = append(b, `,"data":`...)
-	b = append(b, rawOrEmpty(r.Data)...)
-	b = append(b, `,"clientMetadata":`...)
-	b = append(b, rawOrEmpty(r.Metadata)...)
-	b = append(b, `,"finished":`...)
-	b = strconv.AppendBool(b, r.Finished)
-	if telemetry {
-		b = append(b, `,"telemetry":`...)
-		if r.Telemetry != nil {
-			b = jsonappend.String(b, *r.Telemetry)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	b = append(b, `,"createdAt":"`...)
-	b = appendTime(b, r.CreatedAt)
-	b = append(b, `","updatedAt":"`...)
-	b = appendTime(b, r.UpdatedAt)
-	return append(b, `"}`...)
-}
-
 // parseTimeParam reads an optional RFC 3339 query parameter.
 func parseTimeParam(q map[string][]string, name string) (time.Time, error) {
-	s, err := query(q, name)
+	s, err := wire.Query(q, name)
 	if err != nil || s == "" {
 		return time.Time{}, err
 	}
@@ -250,7 +221,7 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 	if err != nil {
 		return err
 	}
-	tr, err := query(q, "timeRange") // given twice, a 400, as everywhere
+	tr, err := wire.Query(q, "timeRange") // given twice, a 400, as everywhere
 	if err != nil {
 		return err
 	}
@@ -286,12 +257,4 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 		Data statsJSON `json:"data"`
 	}{statsJSON(st)})
 	return nil
-}
-
-// rawOrEmpty returns stored JSON, or an empty object for a missing value.
-func rawOrEmpty(b json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return json.RawMessage("{}")
-	}
-	return b
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -18,13 +20,6 @@ func surveyNotFound(err error) error {
 		return notFound("survey not found")
 	}
 	return err
-}
-
-func truncate(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "..."
-	}
-	return s
 }
 
 // surveyAndRespondent loads the request's active {surveyId} and checks its {respondent}.
@@ -106,9 +101,9 @@ func etagMatches(header, etag string) bool {
 
 // historyJSON is a respondent's interaction history (contract 2.8).
 type historyJSON struct {
-	LastRespondedAt *Time `json:"lastRespondedAt"`
-	LastViewedAt    *Time `json:"lastViewedAt"`
-	LastDismissedAt *Time `json:"lastDismissedAt"`
+	LastRespondedAt *wire.Time `json:"lastRespondedAt"`
+	LastViewedAt    *wire.Time `json:"lastViewedAt"`
+	LastDismissedAt *wire.Time `json:"lastDismissedAt"`
 }
 
 // handleHistoryGet serves "GET /v1/svc/{surveyId}/respondent/{respondent}".
@@ -121,7 +116,7 @@ func (h *Handler) handleHistoryGet(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	h.writeJSON(w, http.StatusOK, historyJSON{timePtr(hist.LastRespondedAt), timePtr(hist.LastViewedAt), timePtr(hist.LastDismissedAt)})
+	h.writeJSON(w, http.StatusOK, historyJSON{wire.TimePtr(hist.LastRespondedAt), wire.TimePtr(hist.LastViewedAt), wire.TimePtr(hist.LastDismissedAt)})
 	return nil
 }
 
@@ -148,9 +143,9 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 		return surveyNotFound(err)
 	}
 	h.writeJSON(w, http.StatusOK, struct {
-		Type       string `json:"type"`
-		RecordedAt Time   `json:"recordedAt"`
-	}{*body.Type, Time(now)})
+		Type       string    `json:"type"`
+		RecordedAt wire.Time `json:"recordedAt"`
+	}{*body.Type, wire.Time(now)})
 	return nil
 }
 
@@ -160,7 +155,7 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, teamID string) error {
 	id := r.PathValue("responseId")
 	if !store.ValidResponseID(id) {
-		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", truncate(id)))
+		return badRequest(fmt.Sprintf("responseId %q is not a cuid2 or a UUID", wire.Truncate(id)))
 	}
 	id = store.CanonicalResponseID(id)
 	sv, err := h.surveyFor(r, teamID, isActive)
@@ -200,8 +195,8 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 		h.deliveryScheduled()
 	}
 	h.writeJSON(w, http.StatusOK, struct {
-		ID        string `json:"id"`
-		CreatedAt Time   `json:"createdAt"`
-	}{resp.ID, Time(resp.CreatedAt)})
+		ID        string    `json:"id"`
+		CreatedAt wire.Time `json:"createdAt"`
+	}{resp.ID, wire.Time(resp.CreatedAt)})
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -66,7 +68,7 @@ func decodeAnswers(jr *jsonReader, def *survey.Definition) (survey.Answers, erro
 		q, ok := def.Question(id)
 		if !ok {
 			// Refused at once, before the answer is read: ids are bounded by the survey.
-			return badRequest(fmt.Sprintf("invalid answer: the survey has no question %q", truncate(id)))
+			return badRequest(fmt.Sprintf("invalid answer: the survey has no question %q", wire.Truncate(id)))
 		}
 		a, err := decodeAnswer(jr, q)
 		if err != nil {
@@ -98,7 +100,7 @@ func decodeAnswer(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 	case json.Number:
 		f, err := strconv.ParseFloat(string(v), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, badRequest(fmt.Sprintf("answer to %q holds a number out of range: %s", truncate(q.ID), truncate(string(v))))
+			return nil, badRequest(fmt.Sprintf("answer to %q holds a number out of range: %s", wire.Truncate(q.ID), wire.Truncate(string(v))))
 		}
 		if f == 0 {
 			f = 0 // -0 is valid JSON, but the answer is the score 0
@@ -110,7 +112,7 @@ func decodeAnswer(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 		}
 		return decodeBugReport(jr, q)
 	}
-	return nil, badRequest(fmt.Sprintf("invalid answer to question %q: an answer must be a string, a number, a list of strings or a bug report object", truncate(q.ID)))
+	return nil, badRequest(fmt.Sprintf("invalid answer to question %q: an answer must be a string, a number, a list of strings or a bug report object", wire.Truncate(q.ID)))
 }
 
 // decodeChoices reads the rest of a list answer, stopping past the most the question takes.
@@ -122,7 +124,7 @@ func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 	list := survey.Choices{}
 	for jr.dec.More() {
 		if len(list) == limit {
-			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: at most %d choices are allowed", truncate(q.ID), limit))
+			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: at most %d choices are allowed", wire.Truncate(q.ID), limit))
 		}
 		t, err := jr.token()
 		if err != nil {
@@ -130,7 +132,7 @@ func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 		}
 		s, ok := t.(string)
 		if !ok {
-			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: a list answer must hold only strings", truncate(q.ID)))
+			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: a list answer must hold only strings", wire.Truncate(q.ID)))
 		}
 		list = append(list, s)
 	}
@@ -160,7 +162,7 @@ func decodeBugReport(jr *jsonReader, q *survey.Question) (survey.Answer, error) 
 		case "recordingEventsJson":
 			dst = &br.RecordingEventsJSON
 		default:
-			return badRequest(fmt.Sprintf("a bug report answer: unknown member %q", truncate(name)))
+			return badRequest(fmt.Sprintf("a bug report answer: unknown member %q", wire.Truncate(name)))
 		}
 		var err error
 		*dst, err = jr.stringOrNull("a bug report's " + name)
@@ -193,7 +195,7 @@ func decodeMetadata(jr *jsonReader) (map[string]string, bool, error) {
 			meta[k] = v
 			return nil
 		case nil:
-			return badRequest(fmt.Sprintf("metadata value of %q must be a string, not null", truncate(k)))
+			return badRequest(fmt.Sprintf("metadata value of %q must be a string, not null", wire.Truncate(k)))
 		}
 		return badRequest(fmt.Sprintf(`field "metadata" must be an object of strings, not holding %s`, tokenKind(t)))
 	})

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/problem"
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -27,7 +30,7 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"bar":    barWidth,
 	"pct":    func(v float64) string { return fmt.Sprintf("%.1f", v) },
 	"gauge":  func(v float64) string { return fmt.Sprintf("%.1f", (v+100)/2) },
-	"date":   func(t Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
+	"date":   func(t wire.Time) string { return time.Time(t).UTC().Format("2 Jan 2006 15:04") },
 	"period": periodText,
 	"nps":    npsOf,
 	"bars":   bars,
@@ -51,11 +54,11 @@ var timeRanges = []struct{ Value, Label string }{
 // customRange turns the custom range form's from and to (days, as a date input sends them) into
 // the timeRange the API takes.
 func customRange(q url.Values) (url.Values, error) {
-	from, err := query(q, "from")
+	from, err := wire.Query(q, "from")
 	if err != nil {
 		return nil, err
 	}
-	to, err := query(q, "to")
+	to, err := wire.Query(q, "to")
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +233,7 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 // latest reads the page of the range's latest responses that q's cursor asks for (the newest
 // without one), and the cursor of the next older page.
 func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur period, p *surveyPage) error {
-	cursor, err := parseCursor(q)
+	cursor, err := wire.ParseCursor(q)
 	if err != nil {
 		return err
 	}
@@ -241,7 +244,7 @@ func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur pe
 	}
 	p.Latest, p.Paged = page, cursor != nil
 	if next != nil {
-		p.Older = *encodeCursor(next)
+		p.Older = *wire.EncodeCursor(next)
 	}
 	return nil
 }
@@ -277,7 +280,7 @@ func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, d
 // fail answers an error as a page of the results' own look, with its status, what went wrong
 // in words for people, and the way back.
 func (rs *Results) fail(w http.ResponseWriter, r *http.Request, err error) {
-	apiErr, known := toAPIError(err)
+	apiErr, known := problem.From(err)
 	if !known {
 		rs.h.log.ErrorContext(r.Context(), "results page failed", "path", r.URL.Path, "err", err)
 	}
@@ -381,12 +384,12 @@ func extraRange(tr string, ranges []struct{ Value, Label string }, cur period) s
 	if _, err := fmt.Sscanf(tr, "q%d-%d", &q, &year); err == nil {
 		return fmt.Sprintf("Q%d %d", q, year)
 	}
-	return "Custom: " + periodText(Time(cur.Start), Time(cur.End))
+	return "Custom: " + periodText(wire.Time(cur.Start), wire.Time(cur.End))
 }
 
 // periodText says when a period is, for people: whole days as days ("20–25 Nov 2026", the end
 // being the start of the day after the last), any other as times in UTC.
-func periodText(start, end Time) string {
+func periodText(start, end wire.Time) string {
 	s, e := time.Time(start).UTC(), time.Time(end).UTC()
 	midnight := func(t time.Time) bool { return t.Equal(t.Truncate(24 * time.Hour)) }
 	if !midnight(s) || !midnight(e) || !e.After(s) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -50,7 +52,7 @@ func parseTimeRange(s string, now, created time.Time) (period, *period, error) {
 		first, err1 := time.Parse(time.DateOnly, m[1])
 		last, err2 := time.Parse(time.DateOnly, m[2])
 		if err1 != nil || err2 != nil {
-			return period{}, nil, badRequest(fmt.Sprintf("timeRange %q holds a date that does not exist", truncate(s)))
+			return period{}, nil, badRequest(fmt.Sprintf("timeRange %q holds a date that does not exist", wire.Truncate(s)))
 		}
 		if last.Before(first) {
 			return period{}, nil, badRequest("timeRange custom range ends before it starts")
@@ -60,11 +62,11 @@ func parseTimeRange(s string, now, created time.Time) (period, *period, error) {
 		days := int((end.Unix() - first.Unix()) / (24 * 60 * 60))
 		cur, prev = period{first, end}, period{first.AddDate(0, 0, -days), first}
 	} else {
-		return period{}, nil, badRequest(fmt.Sprintf("timeRange %q is not all-time, last-7-days, last-30-days, qN-YYYY or custom_YYYY-MM-DD_YYYY-MM-DD", truncate(s)))
+		return period{}, nil, badRequest(fmt.Sprintf("timeRange %q is not all-time, last-7-days, last-30-days, qN-YYYY or custom_YYYY-MM-DD_YYYY-MM-DD", wire.Truncate(s)))
 	}
 	// Both periods go out as RFC 3339 date-times, whose years run from 0000 to 9999.
 	if prev.Start.Year() < 0 || cur.End.Year() > 9999 {
-		return period{}, nil, badRequest(fmt.Sprintf("timeRange %q reaches outside the years 0000 to 9999 (with the period of equal length before it, which the reply also holds)", truncate(s)))
+		return period{}, nil, badRequest(fmt.Sprintf("timeRange %q reaches outside the years 0000 to 9999 (with the period of equal length before it, which the reply also holds)", wire.Truncate(s)))
 	}
 	return cur, &prev, nil
 }
@@ -114,8 +116,8 @@ func (c scoreCounts) MarshalJSON() ([]byte, error) {
 }
 
 type periodJSON struct {
-	Start     Time                   `json:"start"`
-	End       Time                   `json:"end"`
+	Start     wire.Time              `json:"start"`
+	End       wire.Time              `json:"end"`
 	Questions []questionDistribution `json:"questions"`
 }
 
@@ -142,7 +144,7 @@ func (h *Handler) handleScoreDistributionsGet(w http.ResponseWriter, r *http.Req
 	for _, id := range ids {
 		qu, ok := sv.Definition.Question(id)
 		if !ok || qu.Type() != survey.TypeRating {
-			return badRequest(fmt.Sprintf("questionIds: %q is not a rating question of this survey", truncate(id)))
+			return badRequest(fmt.Sprintf("questionIds: %q is not a rating question of this survey", wire.Truncate(id)))
 		}
 		if !seen[id] {
 			seen[id] = true
@@ -181,7 +183,7 @@ func writePeriods[T any](h *Handler, w http.ResponseWriter, tr string, cur perio
 // rangeOf reads the request's survey of the team and its timeRange (all-time when absent):
 // the current period and the previous one (nil for all-time).
 func (h *Handler) rangeOf(r *http.Request, teamID string, q map[string][]string) (store.Survey, string, period, *period, error) {
-	tr, err := query(q, "timeRange")
+	tr, err := wire.Query(q, "timeRange")
 	if err != nil {
 		return store.Survey{}, "", period{}, nil, err
 	}
@@ -205,7 +207,7 @@ func (h *Handler) distribution(r *http.Request, surveyID string, questions []*su
 	if err != nil {
 		return periodJSON{}, err
 	}
-	out := periodJSON{Start: Time(p.Start), End: Time(p.End), Questions: make([]questionDistribution, 0, len(questions))}
+	out := periodJSON{Start: wire.Time(p.Start), End: wire.Time(p.End), Questions: make([]questionDistribution, 0, len(questions))}
 	for _, q := range questions {
 		props := q.Properties.(survey.RatingProperties)
 		low := 1

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/svc-feedback/svc/internal/wire"
 )
 
 // Request bodies are read as a stream of tokens, by jsonReader, rather than decoded whole into
@@ -71,7 +73,7 @@ func (jr *jsonReader) members(limit int, member func(name string) error) error {
 		}
 		name, _ := t.(string)
 		if seen[name] {
-			return badRequest(fmt.Sprintf("the member %q appears twice", truncate(name)))
+			return badRequest(fmt.Sprintf("the member %q appears twice", wire.Truncate(name)))
 		}
 		seen[name] = true
 		if limit > 0 && len(seen) > limit {
@@ -181,7 +183,7 @@ func tokenKind(t json.Token) string {
 func exactName(name string, known ...string) error {
 	for _, k := range known {
 		if strings.EqualFold(name, k) {
-			return badRequest(fmt.Sprintf("member names are case-sensitive: %q should be %q", truncate(name), k))
+			return badRequest(fmt.Sprintf("member names are case-sensitive: %q should be %q", wire.Truncate(name), k))
 		}
 	}
 	return nil

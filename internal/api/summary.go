@@ -5,6 +5,8 @@ import (
 	"math"
 	"net/http"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -19,8 +21,8 @@ const (
 
 // summaryPeriod is a survey's summary over one period.
 type summaryPeriod struct {
-	Start     Time              `json:"start"`
-	End       Time              `json:"end"`
+	Start     wire.Time         `json:"start"`
+	End       wire.Time         `json:"end"`
 	Funnel    summaryFunnel     `json:"funnel"`
 	Questions []questionSummary `json:"questions"`
 }
@@ -72,9 +74,9 @@ type optionCount struct {
 }
 
 type latestAnswer struct {
-	ResponseID string `json:"responseId"`
-	Text       string `json:"text"`
-	CreatedAt  Time   `json:"createdAt"`
+	ResponseID string    `json:"responseId"`
+	Text       string    `json:"text"`
+	CreatedAt  wire.Time `json:"createdAt"`
 }
 
 // handleSummaryGet serves "GET /v1/protected/surveys/{surveyId}/summary": per question in
@@ -108,7 +110,7 @@ func (h *Handler) summary(r *http.Request, sv store.Survey, p period) (summaryPe
 	if err != nil {
 		return summaryPeriod{}, err
 	}
-	out := summaryPeriod{Start: Time(p.Start), End: Time(p.End), Questions: make([]questionSummary, 0, len(sv.Questions)),
+	out := summaryPeriod{Start: wire.Time(p.Start), End: wire.Time(p.End), Questions: make([]questionSummary, 0, len(sv.Questions)),
 		Funnel: summaryFunnel{Views: counts[store.EventsKey][0], Dismissals: counts[store.EventsKey][1],
 			Started: counts[store.FunnelKey][0], Finished: counts[store.FunnelKey][1]}}
 	latest, err := h.latestAnswers(r, sv, p)
@@ -281,7 +283,7 @@ func (h *Handler) latestAnswers(r *http.Request, sv store.Survey, p period) (map
 					continue
 				}
 				if text, ok := writtenText(raw, options); ok {
-					out[id] = append(out[id], latestAnswer{resp.ID, text, Time(resp.CreatedAt)})
+					out[id] = append(out[id], latestAnswer{resp.ID, text, wire.Time(resp.CreatedAt)})
 				}
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/svc-feedback/svc/internal/wire"
+
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -12,7 +14,7 @@ import (
 func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.Status) bool) (store.Survey, error) {
 	id := r.PathValue("surveyId")
 	if !store.ValidSurveyID(id) {
-		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2 (a lowercase letter, then 1 to 31 lowercase letters or digits)", truncate(id)))
+		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2 (a lowercase letter, then 1 to 31 lowercase letters or digits)", wire.Truncate(id)))
 	}
 	var (
 		sv  store.Survey
