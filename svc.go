@@ -21,6 +21,7 @@ import (
 	"net/http"
 
 	"github.com/svc-feedback/svc/internal/api"
+	"github.com/svc-feedback/svc/internal/console"
 	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/store"
@@ -106,5 +107,6 @@ func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, erro
 	if teamID == "" {
 		return nil, errors.New("svc: NewResults needs a team id")
 	}
-	return api.NewResults(s, teamID, hc), nil
+	return console.NewResults(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
+		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}), nil
 }

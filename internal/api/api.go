@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/reqlog"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/widget"
 )
@@ -128,8 +129,8 @@ func New(s store.Store, opts Config) *Handler {
 // ServeHTTP answers CORS for the public endpoints, then routes the request. Requests that match
 // no route get the mux's 404 or 405 (with Allow) as a JSON error.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.opts.AccessLog != nil || h.opts.OnRequest != nil {
-		h.observed(w, r, h.serve)
+	if obs := (reqlog.Observer{Now: h.now, AccessLog: h.opts.AccessLog, OnRequest: h.opts.OnRequest}); obs.On() {
+		obs.Serve(w, r, h.serve)
 		return
 	}
 	h.serve(w, r)

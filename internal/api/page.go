@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path"
 	"strconv"
 
 	"github.com/svc-feedback/svc/internal/wire"
@@ -89,11 +88,4 @@ func withQuery(path string, q url.Values) string {
 		return path
 	}
 	return path + "?" + q.Encode()
-}
-
-// canonicalPath reports whether p is in canonical form: no empty segment ("//") and no dot
-// segment ("/./", "/../"), as http.ServeMux would clean it. A trailing slash is kept.
-func canonicalPath(p string) bool {
-	c := path.Clean(p)
-	return p == c || p == c+"/"
 }

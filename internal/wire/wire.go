@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"path"
 	"strconv"
 	"time"
 
@@ -152,4 +153,12 @@ func Truncate(s string) string {
 		return s[:64] + "..."
 	}
 	return s
+}
+
+// CanonicalPath reports whether p is in canonical form: no empty segment ("//") and no dot
+// segment ("/./", "/../"), as http.ServeMux would clean it with a redirect. A trailing slash is
+// kept.
+func CanonicalPath(p string) bool {
+	c := path.Clean(p)
+	return p == c || p == c+"/"
 }

@@ -1,10 +1,11 @@
-package api_test
+package console_test
 
 import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,7 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/svc-feedback/svc/internal/api"
+	"github.com/svc-feedback/svc/internal/console"
 )
 
 // TestResultsPages renders the list and a survey's page, with every question type, under the
@@ -23,7 +24,7 @@ func TestResultsPages(t *testing.T) {
 	e := setup(t)
 	e.putResponse(e.survA.ID, "rresults000000000000001", "ann", `{"nps":10,"stars":4,"favourite":"Alerts","comments":"<b>Lovely</b>"}`)
 	e.putResponse(e.survA.ID, "rresults000000000000002", "bob", `{"nps":2,"missing":["Speed"],"comments":"a bug"}`)
-	wantStatus(t, e.public("POST", "/v1/svc/"+e.survA.ID+"/respondent/cat/event", `{"type":"view"}`), 200, "")
+	e.view(e.survA.ID, "cat")
 	e.clock.Advance(time.Minute)
 	get := e.resultsGetter()
 	list := get("/")
@@ -178,7 +179,7 @@ func TestResultsDownloads(t *testing.T) {
 
 // resultsGetter returns a GET of team A's results pages at e's clock.
 func (e *env) resultsGetter() func(path string) *httptest.ResponseRecorder {
-	rs := api.NewResults(e.store, "a", api.Config{Now: e.clock.Now})
+	rs := console.NewResults(e.store, "a", console.Config{Now: e.clock.Now})
 	return func(path string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		r := httptest.NewRequest("GET", path, nil)
@@ -201,8 +202,8 @@ func TestResultsAnswerOnlyTheirHosts(t *testing.T) {
 		rs.ServeHTTP(rec, r)
 		return rec
 	}
-	byDefault := api.NewResults(e.store, "a", api.Config{Now: e.clock.Now})
-	listed := api.NewResults(e.store, "a", api.Config{Now: e.clock.Now, PageHosts: []string{"admin.example.com"}})
+	byDefault := console.NewResults(e.store, "a", console.Config{Now: e.clock.Now})
+	listed := console.NewResults(e.store, "a", console.Config{Now: e.clock.Now, PageHosts: []string{"admin.example.com"}})
 	for _, path := range []string{"/", "/surveys/" + e.survA.ID, "/surveys/" + e.survA.ID + "/export", "/results.css"} {
 		for _, c := range []struct {
 			rs     http.Handler
@@ -353,5 +354,30 @@ func TestResultsResponsePage(t *testing.T) {
 		if rec := get(path); rec.Code != status {
 			t.Errorf("GET %s = %d, want %d", path, rec.Code, status)
 		}
+	}
+}
+
+// TestResultsAreObserved: the pages honour the access log and the observer (metrics), by route
+// pattern, as the API does; never with the path, which holds ids.
+func TestResultsAreObserved(t *testing.T) {
+	e := setup(t)
+	var log strings.Builder
+	var routes []string
+	rs := console.NewResults(e.store, "a", console.Config{Now: e.clock.Now,
+		AccessLog: slog.New(slog.NewTextHandler(&log, nil)),
+		OnRequest: func(route string, status int, _ time.Duration) {
+			routes = append(routes, fmt.Sprint(route, " ", status))
+		}})
+	for _, path := range []string{"/", "/surveys/" + e.survA.ID, "/nowhere"} {
+		r := httptest.NewRequest("GET", path, nil)
+		r.Host = "localhost"
+		rs.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	want := []string{"GET /{$} 200", "GET /surveys/{surveyId} 200", "/ 404"}
+	if diff := cmp.Diff(want, routes); diff != "" {
+		t.Errorf("routes observed (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(log.String(), `route="GET /surveys/{surveyId}"`) || strings.Contains(log.String(), e.survA.ID) {
+		t.Errorf("access log:\n%s", log.String())
 	}
 }

@@ -1,7 +1,8 @@
-package api
+package console
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"maps"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/svc-feedback/svc/internal/problem"
+	"github.com/svc-feedback/svc/internal/wire"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -113,12 +116,18 @@ type responsePage struct {
 // response shows one response whole: every answer uncut, a bug report's screenshot, the
 // metadata.
 func (rs *Results) response(w http.ResponseWriter, r *http.Request) {
-	sv, id, err := rs.h.responseTarget(r, rs.teamID)
+	sv, err := rs.surveyOf(r)
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
-	resp, err := rs.h.store.Response(r.Context(), sv.ID, id)
+	id := r.PathValue("responseId")
+	if !store.ValidResponseID(id) {
+		rs.fail(w, r, problem.BadRequest(fmt.Sprintf("responseId %q is not a response's id", wire.Truncate(id))))
+		return
+	}
+	id = store.CanonicalResponseID(id)
+	resp, err := rs.store.Response(r.Context(), sv.ID, id)
 	if err != nil {
 		rs.fail(w, r, err)
 		return

@@ -1,10 +1,12 @@
-package api
+package console
 
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/url"
@@ -12,6 +14,8 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/internal/problem"
+	"github.com/svc-feedback/svc/internal/report"
+	"github.com/svc-feedback/svc/internal/reqlog"
 	"github.com/svc-feedback/svc/internal/wire"
 
 	"github.com/svc-feedback/svc/internal/hostguard"
@@ -19,11 +23,13 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// The results pages: a team's surveys and each one's summary as charts, server-rendered HTML
-// with inline SVG, no script, under a strict Content-Security-Policy. An app mounts them behind
-// its own admin authentication (see svc.NewResults).
+// Package console serves the pages product people read svc's results in: a team's surveys and
+// each one's summary as charts, server-rendered HTML with inline SVG, no script, under a strict
+// Content-Security-Policy, answering only the hosts they are served under. An app mounts them
+// behind its own admin login (see svc.NewResults). They call package report for what they
+// show, as the JSON API does, and share no code with the API's handlers.
 
-//go:embed results/*.html results/*.css
+//go:embed pages/*.html pages/*.css
 var resultsFiles embed.FS
 
 var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
@@ -41,7 +47,7 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	// page is what the head of a page needs: its title and the stylesheet's path relative
 	// to it (pages sit at the root, one folder down, or, for a response, three).
 	"page": func(title, css string) struct{ Title, CSS string } { return struct{ Title, CSS string }{title, css} },
-}).ParseFS(resultsFiles, "results/*.html"))
+}).ParseFS(resultsFiles, "pages/*.html"))
 
 // resultsCSP allows the page its own stylesheet and nothing else: no script, no inline style.
 const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
@@ -66,18 +72,39 @@ func customRange(q url.Values) (url.Values, error) {
 		return q, nil
 	}
 	if from == "" || to == "" {
-		return nil, badRequest("a custom range needs its first and its last day")
+		return nil, problem.BadRequest("a custom range needs its first and its last day")
 	}
 	q.Set("timeRange", "custom_"+from+"_"+to)
 	return q, nil
 }
 
+// Config configures the pages. The zero value is usable.
+type Config struct {
+	// Logger receives the pages' failures; nil means slog.Default().
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MaxPageBytes bounds a page of responses by the size of their answers (see
+	// store.ResponseQuery.MaxBytes); zero means 4 MiB.
+	MaxPageBytes int
+	// PageHosts are the hosts the pages answer under; nil means loopback names and addresses
+	// only (see svc.Options.PageHosts).
+	PageHosts []string
+	// AccessLog and OnRequest, when set, are told of every request, as the API's are.
+	AccessLog *slog.Logger
+	OnRequest func(route string, status int, took time.Duration)
+}
+
 // Results serves the results pages of one team.
 type Results struct {
-	h      *Handler
-	teamID string
-	mux    *http.ServeMux
-	hosts  *hostguard.Guard
+	store        store.Store
+	teamID       string
+	log          *slog.Logger
+	now          func() time.Time
+	maxPageBytes int
+	mux          *http.ServeMux
+	hosts        *hostguard.Guard
+	observe      reqlog.Observer
 }
 
 // NewResults returns the results pages of team teamID over s. Most users call svc.NewResults,
@@ -87,19 +114,38 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	if err != nil {
 		hosts, _ = hostguard.New(nil)
 	}
-	rs := &Results{h: New(s, cfg), teamID: teamID, mux: http.NewServeMux(), hosts: hosts}
+	rs := &Results{store: s, teamID: teamID, log: cfg.Logger, now: cfg.Now, maxPageBytes: cfg.MaxPageBytes,
+		mux: http.NewServeMux(), hosts: hosts}
+	if rs.log == nil {
+		rs.log = slog.Default()
+	}
+	if rs.now == nil {
+		rs.now = time.Now
+	}
+	if rs.maxPageBytes <= 0 {
+		rs.maxPageBytes = 4 << 20
+	}
+	rs.observe = reqlog.Observer{Now: rs.now, AccessLog: cfg.AccessLog, OnRequest: cfg.OnRequest}
 	rs.mux.HandleFunc("GET /{$}", rs.list)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/responses/{responseId}", rs.response)
 	rs.mux.HandleFunc("GET /results.css", rs.css)
 	// Anything else is the pages' own 404, never the mux's plain text or its redirects.
-	rs.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { rs.fail(w, r, notFound("no such page")) })
+	rs.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { rs.fail(w, r, problem.NotFound("no such page")) })
 	return rs
 }
 
 // ServeHTTP serves the pages, only under the hosts allowed.
 func (rs *Results) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rs.observe.On() {
+		rs.observe.Serve(w, r, rs.serve)
+		return
+	}
+	rs.serve(w, r)
+}
+
+func (rs *Results) serve(w http.ResponseWriter, r *http.Request) {
 	if !rs.hosts.Allowed(r) {
 		hostguard.Refuse(w)
 		return
@@ -109,17 +155,17 @@ func (rs *Results) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("Cache-Control", "no-store")
-	if !canonicalPath(r.URL.Path) {
+	if !wire.CanonicalPath(r.URL.Path) {
 		// The mux would redirect to the cleaned path; a page that is not where it says is not
 		// found.
-		rs.fail(w, r, notFound("no such page"))
+		rs.fail(w, r, problem.NotFound("no such page"))
 		return
 	}
 	rs.mux.ServeHTTP(w, r)
 }
 
 func (rs *Results) css(w http.ResponseWriter, r *http.Request) {
-	b, _ := resultsFiles.ReadFile("results/results.css")
+	b, _ := resultsFiles.ReadFile("pages/results.css")
 	w.Header().Set("Content-Type", "text/css; charset=utf-8")
 	w.Write(b)
 }
@@ -128,7 +174,7 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 	var surveys []store.Survey
 	var cursor *store.Cursor
 	for {
-		page, next, err := rs.h.store.Surveys(r.Context(), rs.teamID, cursor, 100)
+		page, next, err := rs.store.Surveys(r.Context(), rs.teamID, cursor, 100)
 		if err != nil {
 			rs.fail(w, r, err)
 			return
@@ -142,7 +188,7 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 	// Each survey's lifetime counters: one indexed read each, of at most 1,000 surveys.
 	items := make([]surveyItem, 0, len(surveys))
 	for _, sv := range surveys {
-		st, err := rs.h.store.Stats(r.Context(), sv.ID)
+		st, err := rs.store.Stats(r.Context(), sv.ID)
 		if err != nil {
 			rs.fail(w, r, err)
 			return
@@ -168,8 +214,8 @@ type surveyPage struct {
 	// Extra is the label of the range shown when no chip of Ranges is it (a custom range, an
 	// older quarter), shown as one more chip, the current one.
 	Extra    string
-	Current  summaryPeriod
-	Previous *summaryPeriod
+	Current  report.SummaryPeriod
+	Previous *report.SummaryPeriod
 	MaxReach int64
 	Latest   []store.Response
 	// Older is the cursor of the next older page of the latest responses, if any; Paged says
@@ -187,8 +233,8 @@ type pageRange struct {
 	q    url.Values
 	sv   store.Survey
 	tr   string
-	cur  period
-	prev *period
+	cur  report.Period
+	prev *report.Period
 }
 
 func (rs *Results) pageRange(r *http.Request) (pageRange, error) {
@@ -196,7 +242,18 @@ func (rs *Results) pageRange(r *http.Request) (pageRange, error) {
 	if err != nil {
 		return pageRange{}, err
 	}
-	sv, tr, cur, prev, err := rs.h.rangeOf(r, rs.teamID, q)
+	tr, err := wire.Query(q, "timeRange")
+	if err != nil {
+		return pageRange{}, err
+	}
+	sv, err := rs.surveyOf(r)
+	if err != nil {
+		return pageRange{}, err
+	}
+	cur, prev, err := report.Range(tr, rs.now(), sv.CreatedAt)
+	if tr == "" {
+		tr = "all-time"
+	}
 	return pageRange{q, sv, tr, cur, prev}, err
 }
 
@@ -207,14 +264,14 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, sv, tr, cur, prev := pr.q, pr.sv, pr.tr, pr.cur, pr.prev
-	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.h.now())...),
+	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
 		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly)}
-	if p.Current, err = rs.h.summary(r, sv, cur); err != nil {
+	if p.Current, err = report.Summary(r.Context(), rs.store, sv, cur, rs.maxPageBytes); err != nil {
 		rs.fail(w, r, err)
 		return
 	}
 	if prev != nil {
-		pp, err := rs.h.summary(r, sv, *prev)
+		pp, err := report.Summary(r.Context(), rs.store, sv, *prev, rs.maxPageBytes)
 		if err != nil {
 			rs.fail(w, r, err)
 			return
@@ -230,15 +287,31 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	rs.render(w, r, "survey.html", p)
 }
 
+// surveyOf is the request's {surveyId}, a survey of the team that is not deleted.
+func (rs *Results) surveyOf(r *http.Request) (store.Survey, error) {
+	id := r.PathValue("surveyId")
+	if !store.ValidSurveyID(id) {
+		return store.Survey{}, problem.BadRequest(fmt.Sprintf("surveyId %q is not a survey's id", wire.Truncate(id)))
+	}
+	sv, err := rs.store.Survey(r.Context(), rs.teamID, id)
+	if err == nil && sv.Status == store.StatusDeleted {
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Survey{}, problem.NotFound("survey not found")
+	}
+	return sv, err
+}
+
 // latest reads the page of the range's latest responses that q's cursor asks for (the newest
 // without one), and the cursor of the next older page.
-func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur period, p *surveyPage) error {
+func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur report.Period, p *surveyPage) error {
 	cursor, err := wire.ParseCursor(q)
 	if err != nil {
 		return err
 	}
-	page, next, err := rs.h.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
-		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.h.opts.MaxPageBytes})
+	page, next, err := rs.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
+		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.maxPageBytes})
 	if err != nil {
 		return err
 	}
@@ -257,12 +330,13 @@ func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
 		rs.fail(w, r, err)
 		return
 	}
-	format, err := exportFormat(pr.q)
+	format, err := report.ParseFormat(pr.q)
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
-	if err := rs.h.export(w, r, pr.sv, format, store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}); err != nil {
+	q := store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}
+	if err := report.ServeExport(w, r, rs.log, rs.store, pr.sv, format, q, rs.maxPageBytes); err != nil {
 		rs.fail(w, r, err)
 	}
 }
@@ -282,7 +356,7 @@ func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, d
 func (rs *Results) fail(w http.ResponseWriter, r *http.Request, err error) {
 	apiErr, known := problem.From(err)
 	if !known {
-		rs.h.log.ErrorContext(r.Context(), "results page failed", "path", r.URL.Path, "err", err)
+		rs.log.ErrorContext(r.Context(), "results page failed", "path", r.URL.Path, "err", err)
 	}
 	// The stylesheet and the list are at the root of the pages, which may be mounted under
 	// any prefix: reached relative to this page's depth.
@@ -298,7 +372,7 @@ func (rs *Results) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // pageMessage is what the results pages say of an error: the API's words, written for
 // developers, in words for the people who read the pages.
-func pageMessage(e *Error) string {
+func pageMessage(e *problem.Error) string {
 	switch {
 	case e.Status == http.StatusNotFound:
 		return "There is no such survey or page here. It may have been deleted, or the link is wrong."
@@ -349,7 +423,7 @@ type barRow struct {
 }
 
 // bars are the bars of a question's chart: its scores, or its options and free text.
-func bars(q questionSummary) []barRow {
+func bars(q report.QuestionSummary) []barRow {
 	var rows []barRow
 	if q.Counts != nil {
 		for i, n := range q.Counts.N {
@@ -374,7 +448,7 @@ func bars(q questionSummary) []barRow {
 
 // extraRange is the chip of a range that none of ranges is: "Custom: 20–25 Nov 2026" for a
 // custom range, "Q1 2025" for a quarter the chips do not list; "" when a chip is the range.
-func extraRange(tr string, ranges []struct{ Value, Label string }, cur period) string {
+func extraRange(tr string, ranges []struct{ Value, Label string }, cur report.Period) string {
 	for _, r := range ranges {
 		if r.Value == tr {
 			return ""
@@ -417,7 +491,7 @@ type npsView struct {
 	PromoterShare, PassiveShare, DetractorShare string
 }
 
-func npsOf(q questionSummary) npsView {
+func npsOf(q report.QuestionSummary) npsView {
 	var v npsView
 	if q.NPS == nil || q.Promoters == nil {
 		return v

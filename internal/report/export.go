@@ -1,0 +1,232 @@
+package report
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/svc-feedback/svc/internal/wire"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// The formats of an export.
+const (
+	FormatCSV    = "csv"
+	FormatNDJSON = "ndjson"
+)
+
+// exportPage is how many responses an export reads from the store at a time: its memory is
+// that of one page, whatever the number of responses.
+const exportPage = 100
+
+// ErrCut is wrapped by Export's error when the store failed after the export had started: what
+// was written is incomplete, and must not be taken for whole (cut the connection).
+var ErrCut = errors.New("report: the export was cut short by the store")
+
+// Writer writes the responses of an export in one format.
+type Writer interface {
+	Write(r store.Response) error
+	// Flush ends the export.
+	Flush() error
+}
+
+// NewWriter returns a Writer of format to w: FormatCSV, a header row (id, respondent,
+// createdAt, updatedAt, finished, one column per question of def in position order headed by
+// its id, metadata) and a row per response; or FormatNDJSON, one response per line as the
+// protected API shows it.
+func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
+	if format == FormatNDJSON {
+		return &ndjsonWriter{w: w}
+	}
+	head := []string{"id", "respondent", "createdAt", "updatedAt", "finished"}
+	var questions []string
+	for _, q := range def.Questions {
+		questions = append(questions, q.ID)
+	}
+	head = append(append(head, questions...), "metadata")
+	return &csvWriter{w: csv.NewWriter(w), questions: questions, head: head}
+}
+
+// Export reads every response q finds in sv, oldest first, a page at a time, and writes them
+// to the Writer that start returns. start is called once the first page has been read, so that
+// a store that fails at once is an error its caller can still answer; it returns nil to write
+// nothing (the reply to a HEAD request). A store failing after that returns an error wrapping
+// ErrCut; the writer failing (the client gone) returns the writer's error.
+func Export(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, maxPageBytes int, start func() Writer) error {
+	q.SurveyID, q.Limit, q.Oldest, q.MaxBytes = sv.ID, exportPage, true, maxPageBytes
+	page, next, err := s.Responses(ctx, q)
+	if err != nil {
+		return err
+	}
+	out := start()
+	if out == nil {
+		return nil
+	}
+	for {
+		for _, resp := range page {
+			if err := out.Write(resp); err != nil {
+				return err
+			}
+		}
+		if next == nil {
+			return out.Flush()
+		}
+		q.Cursor = next
+		if page, next, err = s.Responses(ctx, q); err != nil {
+			return fmt.Errorf("%w: %w", ErrCut, err)
+		}
+	}
+}
+
+// ndjsonWriter writes one response per line, as the protected API shows it.
+type ndjsonWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (e *ndjsonWriter) Write(r store.Response) error {
+	e.buf = append(wire.AppendResponse(e.buf[:0], r, false), '\n')
+	_, err := e.w.Write(e.buf)
+	return err
+}
+
+func (e *ndjsonWriter) Flush() error { return nil }
+
+// csvWriter writes the header row before the first response (or at Flush, for none).
+type csvWriter struct {
+	w         *csv.Writer
+	questions []string
+	row       []string
+	wroteHead bool
+	head      []string
+}
+
+func (e *csvWriter) Write(r store.Response) error {
+	if err := e.writeHead(); err != nil {
+		return err
+	}
+	var answers map[string]json.RawMessage
+	if len(r.Data) > 0 {
+		if err := json.Unmarshal(r.Data, &answers); err != nil {
+			return fmt.Errorf("response %s: %w", r.ID, err)
+		}
+	}
+	e.row = append(e.row[:0], r.ID, r.Respondent, string(wire.AppendTime(nil, r.CreatedAt)), string(wire.AppendTime(nil, r.UpdatedAt)), strconv.FormatBool(r.Finished))
+	for _, q := range e.questions {
+		e.row = append(e.row, csvCell(answers[q]))
+	}
+	meta := string(r.Metadata)
+	if meta == "" {
+		meta = "{}"
+	}
+	e.row = append(e.row, meta)
+	if err := e.w.Write(safeCells(e.row)); err != nil {
+		return err
+	}
+	return e.w.Error()
+}
+
+func (e *csvWriter) writeHead() error {
+	if e.wroteHead {
+		return nil
+	}
+	e.wroteHead = true
+	return e.w.Write(safeCells(e.head))
+}
+
+func (e *csvWriter) Flush() error {
+	if err := e.writeHead(); err != nil {
+		return err
+	}
+	e.w.Flush()
+	return e.w.Error()
+}
+
+// csvCell is an answer as a cell: a string as it is, a number as its JSON, anything else (lists,
+// bug reports) as JSON text; no answer is an empty cell.
+func csvCell(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			return s
+		}
+	}
+	return string(raw)
+}
+
+// formulaStarts are the first characters that make a spreadsheet take a cell for a formula:
+// OWASP's list (=, +, -, @, tab, carriage return), and a line feed, which some also skip.
+const formulaStarts = "=+-@\t\r\n"
+
+// safeCells guards against formula injection: a cell that begins with one of formulaStarts
+// gets a leading ' so that a spreadsheet shows it as text rather than running it.
+func safeCells(row []string) []string {
+	for i, c := range row {
+		if c != "" && strings.IndexByte(formulaStarts, c[0]) >= 0 {
+			row[i] = "'" + c
+		}
+	}
+	return row
+}
+
+// ParseFormat reads an export's format parameter: FormatCSV (the default) or FormatNDJSON;
+// another is an error that wraps store.ErrInvalid.
+func ParseFormat(q url.Values) (string, error) {
+	format, err := wire.Query(q, "format")
+	if err != nil {
+		return "", err
+	}
+	switch format {
+	case "":
+		return FormatCSV, nil
+	case FormatCSV, FormatNDJSON:
+		return format, nil
+	}
+	return "", store.Invalidf(`format is "csv" (the default) or "ndjson"`)
+}
+
+// ServeExport serves an export of sv's responses that q finds as a download in format, as the
+// JSON API and the results pages both do: an error before the reply starts is returned for the
+// caller to answer; once started, a failing client ends it quietly (logged), and a failing store
+// drops the connection, so the client cannot take a cut export for whole.
+func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s store.Store, sv store.Survey, format string, q store.ResponseQuery, maxPageBytes int) error {
+	started := false
+	err := Export(r.Context(), s, sv, q, maxPageBytes, func() Writer {
+		started = true
+		hd := w.Header()
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.%s"`, sv.ID, format))
+		if format == FormatCSV {
+			hd.Set("Content-Type", "text/csv; charset=utf-8")
+		} else {
+			hd.Set("Content-Type", "application/x-ndjson")
+		}
+		w.WriteHeader(http.StatusOK)
+		if r.Method == http.MethodHead {
+			return nil // the headers say what a GET would stream; no need to read it all
+		}
+		return NewWriter(w, format, sv.Definition)
+	})
+	switch {
+	case errors.Is(err, ErrCut):
+		log.ErrorContext(r.Context(), "export failed after it started", "survey", sv.ID, "err", err)
+		panic(http.ErrAbortHandler)
+	case started && err != nil:
+		log.WarnContext(r.Context(), "export cut short", "survey", sv.ID, "err", err)
+		return nil
+	}
+	return err
+}
