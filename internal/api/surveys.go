@@ -1,13 +1,24 @@
 package api
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/svc-feedback/svc/internal/wire"
+	"github.com/svc-feedback/svc/survey"
 
 	"github.com/svc-feedback/svc/store"
 )
+
+// Surveys: the request's survey of the key's team; the public view the widget reads; the team's
+// list and the whole survey, for the protected API. Their changes are in manage.go.
 
 // surveyFor loads the request's {surveyId} for the team: 400 for an id that is not a cuid2,
 // 404 for a survey the team does not hold or whose status visible does not allow.
@@ -45,3 +56,176 @@ func isActive(s store.Status) bool { return s == store.StatusActive }
 
 // notDeleted is the visibility of the protected endpoints: every survey not deleted.
 func notDeleted(s store.Status) bool { return s != store.StatusDeleted }
+
+func surveyNotFound(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("survey not found")
+	}
+	return err
+}
+
+// handleSurveyGet serves "GET /v1/svc/{surveyId}": the public view of an active survey, with
+// an ETag; If-None-Match with a current tag gets 304.
+func (h *Handler) handleSurveyGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, isActive)
+	if err != nil {
+		return err
+	}
+	enc, err := h.publicSurvey(sv)
+	if err != nil {
+		return err
+	}
+	setHeader(w.Header(), headerETag, enc.etag)
+	setHeader(w.Header(), headerCacheControl, "no-cache")
+	if etagMatches(headerValue(r.Header, headerIfNoneMatch), enc.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeBody(w, http.StatusOK, enc.body)
+	return nil
+}
+
+// encodedSurvey is a survey's public view, encoded once per version.
+type encodedSurvey struct {
+	version time.Time
+	body    []byte
+	etag    string
+}
+
+// publicSurvey returns the survey's encoded public view, from the cache when the survey's
+// version (UpdatedAt, which the store moves forward on every change) has not changed.
+func (h *Handler) publicSurvey(sv store.Survey) (*encodedSurvey, error) {
+	h.surveysMu.RLock()
+	enc, ok := h.surveys[sv.ID]
+	h.surveysMu.RUnlock()
+	if ok && enc.version.Equal(sv.UpdatedAt) {
+		return enc, nil
+	}
+	body, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("encode survey %s: %w", sv.ID, err)
+	}
+	body = append(body, '\n')
+	sum := sha256.Sum256(body)
+	enc = &encodedSurvey{version: sv.UpdatedAt, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	h.surveysMu.Lock()
+	h.surveys[sv.ID] = enc
+	h.surveysMu.Unlock()
+	return enc, nil
+}
+
+// etagMatches applies If-None-Match's weak comparison: any listed tag, or *, matches.
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// page is a paginated list reply (contract 4.5, 4.6).
+type page[T any] struct {
+	Data       []T     `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+	Limit      int     `json:"limit"`
+	Links      links   `json:"links"`
+}
+
+// surveySummary is an item of the survey list (contract 2.7).
+type surveySummary struct {
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Status      string    `json:"status"`
+	CreatedAt   wire.Time `json:"createdAt"`
+	UpdatedAt   wire.Time `json:"updatedAt"`
+}
+
+// handleSurveysList serves "GET /v1/protected/surveys".
+func (h *Handler) handleSurveysList(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
+	limit, cursor, err := parsePage(q)
+	if err != nil {
+		return err
+	}
+	surveys, next, err := h.store.Surveys(r.Context(), teamID, cursor, limit)
+	if err != nil {
+		return err
+	}
+	items := make([]surveySummary, len(surveys))
+	for i, sv := range surveys {
+		desc := ""
+		if sv.Description != nil {
+			desc = *sv.Description
+		}
+		items[i] = surveySummary{sv.ID, sv.Title, desc, string(sv.Status), wire.Time(sv.CreatedAt), wire.Time(sv.UpdatedAt)}
+	}
+	nc := wire.EncodeCursor(next)
+	h.writeJSON(w, http.StatusOK, page[surveySummary]{items, nc, limit, h.pageLinks(r, q, nc)})
+	return nil
+}
+
+// fullSurvey is the protected view of a survey: the public view plus its identity, status and
+// webhook settings (never its secret).
+type fullSurvey struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	survey.Definition
+	WebhookURL         *string   `json:"webhookUrl"`
+	WebhookSecretSet   bool      `json:"webhookSecretSet"`
+	WebhookWaitSeconds int       `json:"webhookWaitSeconds"`
+	CreatedAt          wire.Time `json:"createdAt"`
+	UpdatedAt          wire.Time `json:"updatedAt"`
+}
+
+// encodeFullSurvey is the protected view of sv as JSON, and its ETag.
+func encodeFullSurvey(sv store.Survey) ([]byte, string, error) {
+	var hook *string
+	if sv.WebhookURL != "" {
+		hook = &sv.WebhookURL
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(fullSurvey{sv.ID, string(sv.Status), sv.Definition, hook, sv.WebhookSecret != "", sv.WebhookWaitSeconds, wire.Time(sv.CreatedAt), wire.Time(sv.UpdatedAt)})
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), `"` + hex.EncodeToString(sum[:12]) + `"`, nil
+}
+
+// surveyETag is the ETag of the protected view of sv, which PATCH and DELETE check If-Match
+// against.
+func surveyETag(sv store.Survey) string {
+	_, tag, _ := encodeFullSurvey(sv)
+	return tag
+}
+
+// writeSurvey writes the protected view of sv with its ETag.
+func (h *Handler) writeSurvey(w http.ResponseWriter, status int, sv store.Survey) error {
+	body, tag, err := encodeFullSurvey(sv)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", tag)
+	writeBody(w, status, body)
+	return nil
+}
+
+// handleProtectedSurveyGet serves "GET /v1/protected/surveys/{surveyId}".
+func (h *Handler) handleProtectedSurveyGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	sv, err := h.surveyFor(r, teamID, notDeleted)
+	if err != nil {
+		return err
+	}
+	return h.writeSurvey(w, http.StatusOK, sv)
+}

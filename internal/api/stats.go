@@ -7,10 +7,57 @@ import (
 
 	"github.com/svc-feedback/svc/internal/report"
 	"github.com/svc-feedback/svc/internal/wire"
-
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
+
+// Stats and results: the engagement counters, score distributions and summaries, over a
+// time range, from the counts the store keeps (package report works them out).
+
+// handleStatsGet serves "GET /v1/protected/surveys/{surveyId}/stats": the lifetime counters,
+// or with a timeRange (as score distributions take it) the counts of that range.
+func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
+	tr, err := wire.Query(q, "timeRange") // given twice, a 400, as everywhere
+	if err != nil {
+		return err
+	}
+	var st store.Stats
+	if tr != "" && tr != "all-time" {
+		// A range other than the lifetime: counted in it, unique respondents included.
+		sv, _, cur, _, err := h.rangeOf(r, teamID, q)
+		if err != nil {
+			return err
+		}
+		if st, err = h.store.RangeStats(r.Context(), sv.ID, cur.Start, cur.End); err != nil {
+			return err
+		}
+	} else {
+		sv, err := h.surveyFor(r, teamID, notDeleted)
+		if err != nil {
+			return err
+		}
+		if st, err = h.store.Stats(r.Context(), sv.ID); err != nil {
+			return err
+		}
+	}
+	type statsJSON struct {
+		TotalViews        int64 `json:"totalViews"`
+		UniqueViewers     int64 `json:"uniqueViewers"`
+		TotalDismissals   int64 `json:"totalDismissals"`
+		UniqueDismissers  int64 `json:"uniqueDismissers"`
+		TotalResponses    int64 `json:"totalResponses"`
+		UniqueResponders  int64 `json:"uniqueResponders"`
+		FinishedResponses int64 `json:"finishedResponses"`
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		Data statsJSON `json:"data"`
+	}{statsJSON(st)})
+	return nil
+}
 
 // parseQuestionIDs reads questionIds, repeated or comma-separated; nil means all.
 func parseQuestionIDs(values []string) []string {
@@ -102,4 +149,22 @@ func (h *Handler) rangeOf(r *http.Request, teamID string, q map[string][]string)
 		tr = "all-time"
 	}
 	return sv, tr, cur, prev, err
+}
+
+// handleSummaryGet serves "GET /v1/protected/surveys/{surveyId}/summary": per question in
+// position order, the counts and scores of the answers, and the funnel, for a timeRange (as
+// score distributions take it) and the period before it. Every count comes from the counts
+// the store keeps on write (store.Counts), so its cost does not grow with the responses.
+func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
+	sv, tr, cur, prev, err := h.rangeOf(r, teamID, q)
+	if err != nil {
+		return err
+	}
+	return writePeriods(h, w, tr, cur, prev, func(p report.Period) (report.SummaryPeriod, error) {
+		return report.Summary(r.Context(), h.store, sv, p, h.opts.MaxPageBytes)
+	})
 }
