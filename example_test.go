@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
-	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/sqlite"
 )
 
@@ -36,7 +36,7 @@ func ExampleNewHandler() {
 	// A team, its publishable key and a one-question survey, from a fixture. The Go API
 	// (store.CreateKey, Store.CreateSurvey) does the same from code.
 	const pk = "svc_pk_ExampleExampleExampleExampleExample1"
-	fx, err := store.DecodeFixture(strings.NewReader(`{"teams": [{"id": "acme", "name": "Acme",
+	fx, err := fixture.Decode(strings.NewReader(`{"teams": [{"id": "acme", "name": "Acme",
 	  "publishableKeys": ["` + pk + `"],
 	  "surveys": [{"id": "cexamplesurvey000000001", "status": "active", "title": "How are we doing?", "description": null,
 	    "questions": [{"id": "nps", "title": "How likely are you to recommend us?", "description": null,
@@ -47,7 +47,7 @@ func ExampleNewHandler() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := store.Import(ctx, st, fx, time.Now()); err != nil {
+	if err := fixture.Import(ctx, st, fx, time.Now()); err != nil {
 		log.Fatal(err)
 	}
 

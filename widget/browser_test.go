@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
-	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/sqlite"
 )
 
@@ -80,11 +80,11 @@ func startServer(t *testing.T) *httptest.Server {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	fx, err := store.DecodeFixture(f)
+	fx, err := fixture.Decode(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Import(ctx, st, fx, time.Now()); err != nil {
+	if err := fixture.Import(ctx, st, fx, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	h, err := svc.NewHandler(st, nil)

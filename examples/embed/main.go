@@ -25,6 +25,7 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -99,14 +100,14 @@ func ensureData(ctx context.Context, st store.Store, seed string, out io.Writer)
 			return err
 		}
 		defer f.Close()
-		fx, err := store.DecodeFixture(f)
+		fx, err := fixture.Decode(f)
 		if err != nil {
 			return err
 		}
 		if len(fx.Unknown) > 0 {
 			fmt.Fprintf(out, "%s: ignored members svc does not know (typos?): %s\n", seed, strings.Join(fx.Unknown, ", "))
 		}
-		return store.Import(ctx, st, fx, now) // importing twice changes nothing
+		return fixture.Import(ctx, st, fx, now) // importing twice changes nothing
 	}
 	if _, err := st.Team(ctx, "myapp"); err == nil {
 		return nil

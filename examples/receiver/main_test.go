@@ -15,6 +15,7 @@ import (
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/client"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 	"github.com/svc-feedback/svc/webhookverify"
@@ -54,7 +55,7 @@ func TestReceiverGetsSignedDeliveryFromSvc(t *testing.T) {
 	defer st.Close()
 	fx := readFixture(t)
 	fx.Teams[0].Surveys[0].WebhookURL = rv.URL + "/webhooks/svc"
-	if err := store.Import(ctx, st, fx, time.Now()); err != nil {
+	if err := fixture.Import(ctx, st, fx, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan store.DeliveryResult, 4)
@@ -126,14 +127,14 @@ func TestReceiverRejectsTamperedAndReplayed(t *testing.T) {
 		t.Error("the tampered delivery was printed")
 	}
 }
-func readFixture(t *testing.T) store.Fixture {
+func readFixture(t *testing.T) fixture.File {
 	t.Helper()
 	f, err := os.Open("fixture.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	fx, err := store.DecodeFixture(f)
+	fx, err := fixture.Decode(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 )
 
 // errUsage marks a command line that is wrong; main exits 2 for it, as Go's own commands do.
@@ -259,11 +260,11 @@ func fixtureExport(ctx context.Context, c *cli, args []string) error {
 		return err
 	}
 	return c.withStore(ctx, func(st store.Store) error {
-		ft, err := store.ExportSurveys(ctx, st, *team)
+		ft, err := fixture.Export(ctx, st, *team)
 		if err != nil {
 			return err
 		}
-		b, err := json.MarshalIndent(store.Fixture{Teams: []store.FixtureTeam{ft}}, "", "  ")
+		b, err := json.MarshalIndent(fixture.File{Teams: []fixture.Team{ft}}, "", "  ")
 		if err != nil {
 			return err
 		}

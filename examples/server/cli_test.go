@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/sqlite"
 )
 
@@ -84,7 +85,7 @@ func TestFixtureCommands(t *testing.T) {
 		strings.Contains(out, "responses") {
 		t.Errorf("the export holds keys, secrets or history:\n%s", out)
 	}
-	var fx store.Fixture
+	var fx fixture.File
 	if err := json.Unmarshal([]byte(out), &fx); err != nil || len(fx.Teams) != 1 || len(fx.Teams[0].Surveys) != 1 ||
 		fx.Teams[0].Surveys[0].ID != surveyID {
 		t.Fatalf("export = %s (%v), want team acme's one survey", out, err)

@@ -31,6 +31,7 @@ import (
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
@@ -392,27 +393,27 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	return nil
 }
 
-func importFile(ctx context.Context, s store.Store, path string, log *slog.Logger) (store.Fixture, error) {
+func importFile(ctx context.Context, s store.Store, path string, log *slog.Logger) (fixture.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return store.Fixture{}, err
+		return fixture.File{}, err
 	}
 	defer f.Close()
-	fx, err := store.DecodeFixture(f)
+	fx, err := fixture.Decode(f)
 	if err != nil {
-		return store.Fixture{}, fmt.Errorf("%s: %w", path, err)
+		return fixture.File{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(fx.Unknown) > 0 {
 		log.Warn("fixture members svc does not know were ignored; check them for typos", "file", path, "members", fx.Unknown)
 	}
-	if err := store.Import(ctx, s, fx, time.Now()); err != nil {
-		return store.Fixture{}, fmt.Errorf("%s: %w", path, err)
+	if err := fixture.Import(ctx, s, fx, time.Now()); err != nil {
+		return fixture.File{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return fx, nil
 }
 
 // privateWebhookURLs lists the fixture's webhook URLs that name a loopback or private address.
-func privateWebhookURLs(fx store.Fixture) []string {
+func privateWebhookURLs(fx fixture.File) []string {
 	var urls []string
 	for _, t := range fx.Teams {
 		for _, sv := range t.Surveys {

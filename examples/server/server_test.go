@@ -23,6 +23,7 @@ import (
 
 	"github.com/svc-feedback/svc/client"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -80,8 +81,8 @@ func writeFixture(t *testing.T, hook string) (path, pk, sk, surveyID string) {
 	pk, sk = store.NewKeyPlaintext(store.Publishable), store.NewKeyPlaintext(store.Secret)
 	surveyID = store.NewSurveyID()
 	def := survey.Sample()
-	f := store.Fixture{Teams: []store.FixtureTeam{{ID: "acme", Name: "Acme", PublishableKeys: []string{pk}, SecretKeys: []string{sk},
-		Surveys: []store.FixtureSurvey{{ID: surveyID, Status: store.StatusActive, Definition: def, WebhookURL: hook}}}}}
+	f := fixture.File{Teams: []fixture.Team{{ID: "acme", Name: "Acme", PublishableKeys: []string{pk}, SecretKeys: []string{sk},
+		Surveys: []fixture.Survey{{ID: surveyID, Status: store.StatusActive, Definition: def, WebhookURL: hook}}}}}
 	b, err := json.Marshal(f)
 	if err != nil {
 		t.Fatal(err)

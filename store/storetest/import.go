@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -28,11 +29,11 @@ func testImport(t *testing.T, s store.Store) {
 		"responses":[{"id":"imp1abc","respondent":"ann","data":{"nps":8},"metadata":{},"createdAt":"2026-01-02T10:00:00Z"}],
 		"events":[{"respondent":"ann","type":"view","createdAt":"2026-01-02T09:59:00Z"}]}`, surveyID))
 	for i := range 2 {
-		f, err := store.DecodeFixture(strings.NewReader(raw))
+		f, err := fixture.Decode(strings.NewReader(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := store.Import(ctx, s, f, t0.Add(time.Duration(i)*time.Hour)); err != nil {
+		if err := fixture.Import(ctx, s, f, t0.Add(time.Duration(i)*time.Hour)); err != nil {
 			t.Fatalf("Import #%d: %v", i+1, err)
 		}
 	}
@@ -69,11 +70,11 @@ func testImport(t *testing.T, s store.Store) {
 		t.Fatal("the fixture's event was not replaced")
 	}
 	for i := range 2 {
-		f, err := store.DecodeFixture(strings.NewReader(undated))
+		f, err := fixture.Decode(strings.NewReader(undated))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := store.Import(ctx, s, f, t0.Add(time.Duration(i+2)*time.Hour)); err != nil {
+		if err := fixture.Import(ctx, s, f, t0.Add(time.Duration(i+2)*time.Hour)); err != nil {
 			t.Fatalf("Import of an undated event #%d: %v", i+1, err)
 		}
 	}
@@ -106,9 +107,9 @@ func testImportConcurrent(t *testing.T, s store.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f, err := store.DecodeFixture(strings.NewReader(raw))
+			f, err := fixture.Decode(strings.NewReader(raw))
 			if err == nil {
-				err = store.Import(ctx, s, f, t0)
+				err = fixture.Import(ctx, s, f, t0)
 			}
 			errs[i] = err
 		}()
