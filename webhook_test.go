@@ -770,3 +770,74 @@ func TestWebhookBurstToOneReceiverIsNotDeferred(t *testing.T) {
 		t.Errorf("the receiver got %d deliveries, want %d", got, n)
 	}
 }
+
+// TestWebhookWaitingNeverOutlivesItsLease: deliveries waiting in memory for a slow destination
+// go back to the outbox before their lease could run out under them (another sender would then
+// take them, and the receiver get them twice), and are sent later, each exactly once.
+func TestWebhookWaitingNeverOutlivesItsLease(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	var mu sync.Mutex
+	got := map[string]int{}
+	rv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		mu.Lock()
+		got[r.Header.Get(webhookverify.HeaderDelivery)]++
+		mu.Unlock()
+	}))
+	t.Cleanup(rv.Close)
+	e := setupHooks(t, rv.URL)
+	e.stop()
+	st, err := sqlite.Open(t.Context(), e.path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 6
+	for range n {
+		if _, _, err := st.PutResponse(t.Context(), store.ResponseWrite{SurveyID: e.survey.ID, ID: e.ids.New(), Respondent: "u",
+			Data: survey.Answers{}, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counted := &handBacks{Store: st}
+	done := make(chan store.DeliveryResult, n)
+	h, err := svc.NewHandler(counted, &svc.Options{Logger: slog.New(slog.DiscardHandler), Webhooks: svc.WebhookOptions{AllowPrivate: true,
+		Workers: 2, MaxPerDestination: 1, AttemptTimeout: 5 * time.Second, Lease: 6 * time.Second, PollInterval: 20 * time.Millisecond,
+		Observe: func(r store.DeliveryResult) { done <- r }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	// One attempt hangs; those waiting behind it have a lease of 6 s, less than the 5 s an
+	// attempt may take plus the poll: they go back to the outbox.
+	for deadline := time.Now().Add(30 * time.Second); counted.n.Load() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("no waiting delivery was handed back within 30 s")
+		}
+		runtime.Gosched()
+	}
+	free()
+	for range n {
+		select {
+		case r := <-done:
+			if r.State != store.DeliverySucceeded {
+				t.Fatalf("a delivery: %+v", r)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("not every delivery was sent within 60 s")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for id, times := range got {
+		if times != 1 {
+			t.Errorf("delivery %s was received %d times", id, times)
+		}
+	}
+	if len(got) != n {
+		t.Errorf("%d deliveries received, want %d", len(got), n)
+	}
+}

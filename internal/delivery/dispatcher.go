@@ -82,9 +82,6 @@ type Dispatcher struct {
 	hostsMu sync.Mutex
 	perHost map[string]int
 	waiting map[string][]prepared
-	// took is each host's time per attempt (a moving average), which bounds how many of its
-	// deliveries may wait: all must be sent within their leases.
-	took map[string]time.Duration
 
 	// sendCtx is cancelled when Close's deadline passes, ending attempts still running; they
 	// hand their deliveries back as pending.
@@ -138,7 +135,7 @@ func New(s store.Store, o Options) *Dispatcher {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		nudge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), perHost: make(map[string]int),
-		waiting: make(map[string][]prepared), took: make(map[string]time.Duration),
+		waiting: make(map[string][]prepared),
 		sendCtx: ctx, cancelSend: cancel,
 	}
 }
@@ -197,6 +194,7 @@ func (d *Dispatcher) run() {
 		case <-d.nudge:
 		case <-timer.C:
 		}
+		d.sweep()
 		d.claim()
 		timer.Reset(d.o.PollInterval)
 	}
@@ -228,12 +226,14 @@ func (d *Dispatcher) claim() {
 	}
 }
 
-// prepared is a claimed delivery ready to send: where, what, and signed with which secrets.
+// prepared is a claimed delivery ready to send: where, what, signed with which secrets, and
+// until when it is this sender's to send (its lease).
 type prepared struct {
 	del     store.Delivery
 	target  string
 	body    []byte
 	secrets []string
+	leased  time.Time
 }
 
 // deliver sends a claimed delivery, and then, while its destination has deliveries waiting for
@@ -241,28 +241,61 @@ type prepared struct {
 // for it in memory, holding its lease, rather than being handed back to the outbox for later:
 // handed back, a burst to one fast receiver went at a few deliveries a second.
 func (d *Dispatcher) deliver(del store.Delivery) {
+	leased := d.o.Now().Add(d.o.Lease)
 	target, body, secrets, err := d.prepare(d.sendCtx, del)
 	if err != nil {
 		d.finish(del, store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed, LastError: err.Error()}, "")
 		return
 	}
 	host := hostOf(target)
-	p := prepared{del, target, body, secrets}
+	p := prepared{del, target, body, secrets, leased}
 	switch d.takeHost(host, p) {
 	case hostWaiting:
 		return // the host's next attempt to end sends it; this worker is free meanwhile
 	case hostFull:
-		// As many wait as one attempt's time clears, within their leases: back to the
-		// outbox, keeping what its last attempt said.
-		now := d.o.Now()
-		d.record(store.DeliveryResult{ID: del.ID, State: store.DeliveryPending, LastStatus: del.LastStatus, LastError: del.LastError,
-			At: now, NextAttemptAt: now.Add(d.o.AttemptTimeout / 2)})
+		// As many wait as memory allows: back to the outbox, for later.
+		d.handBack(del, d.o.AttemptTimeout/2)
 		return
 	}
-	for ok := true; ok; {
-		start := time.Now()
+	for ok := true; ok; p, ok = d.releaseHost(host) {
 		d.send(p)
-		p, ok = d.releaseHost(host, time.Since(start))
+	}
+}
+
+// handBack returns a claimed delivery to the outbox unsent, due again after wait, keeping what
+// its last attempt said.
+func (d *Dispatcher) handBack(del store.Delivery, wait time.Duration) {
+	now := d.o.Now()
+	d.record(store.DeliveryResult{ID: del.ID, State: store.DeliveryPending, LastStatus: del.LastStatus, LastError: del.LastError,
+		At: now, NextAttemptAt: now.Add(wait)})
+}
+
+// sweep hands back to the outbox the waiting deliveries that could no longer be sent within
+// their leases (their destination is slow): while its lease holds, no other sender takes a
+// delivery, so a delivery that waited past it could be sent twice. Run at every poll, well
+// within the lease's margin over an attempt.
+func (d *Dispatcher) sweep() {
+	deadline := d.o.Now().Add(d.o.AttemptTimeout + d.o.PollInterval)
+	var late []prepared
+	d.hostsMu.Lock()
+	for host, w := range d.waiting {
+		kept := w[:0]
+		for _, p := range w {
+			if p.leased.Before(deadline) {
+				late = append(late, p)
+			} else {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			delete(d.waiting, host)
+		} else {
+			d.waiting[host] = kept
+		}
+	}
+	d.hostsMu.Unlock()
+	for _, p := range late {
+		d.handBack(p.del, 0)
 	}
 }
 
@@ -363,8 +396,8 @@ const (
 )
 
 // takeHost counts an attempt to host in unless it already has MaxPerDestination in flight; then
-// p waits for a slot, unless as many wait already as its attempts can send within a lease's
-// margin over an attempt: one per slot at first, as many more as the host proves fast.
+// p waits for a slot, unless maxWaitingPerSlot per slot wait already. A delivery that waits too
+// long for its lease is handed back by sweep.
 func (d *Dispatcher) takeHost(host string, p prepared) int {
 	d.hostsMu.Lock()
 	defer d.hostsMu.Unlock()
@@ -372,39 +405,21 @@ func (d *Dispatcher) takeHost(host string, p prepared) int {
 	case d.perHost[host] < d.o.MaxPerDestination:
 		d.perHost[host]++
 		return hostTaken
-	case len(d.waiting[host]) < d.waitBound(host):
+	case len(d.waiting[host]) < maxWaitingPerSlot*d.o.MaxPerDestination:
 		d.waiting[host] = append(d.waiting[host], p)
 		return hostWaiting
 	}
 	return hostFull
 }
 
-// maxWaitingPerSlot bounds the deliveries waiting for one slot of a host, however fast: their
-// memory, and how long other hosts' deliveries claimed after them wait for the claims.
+// maxWaitingPerSlot bounds the deliveries waiting for one attempt slot of a host: their memory.
 const maxWaitingPerSlot = 64
 
-// waitBound is how many of host's deliveries may wait, hostsMu held: as many as its slots send,
-// at its time per attempt (the attempt timeout until one is measured), in the margin of a lease
-// over an attempt, so that none waits past its lease.
-func (d *Dispatcher) waitBound(host string) int {
-	took := d.took[host]
-	if took <= 0 {
-		took = d.o.AttemptTimeout
-	}
-	perSlot := int((d.o.Lease - d.o.AttemptTimeout) / max(took, time.Millisecond))
-	return d.o.MaxPerDestination * min(max(perSlot, 1), maxWaitingPerSlot)
-}
-
-// releaseHost ends an attempt to host that took so long: the slot goes to the host's first
-// waiting delivery, returned for the caller to send, or is freed.
-func (d *Dispatcher) releaseHost(host string, took time.Duration) (prepared, bool) {
+// releaseHost ends an attempt to host: the slot goes to the host's first waiting delivery,
+// returned for the caller to send, or is freed.
+func (d *Dispatcher) releaseHost(host string) (prepared, bool) {
 	d.hostsMu.Lock()
 	defer d.hostsMu.Unlock()
-	if avg := d.took[host]; avg > 0 {
-		d.took[host] = (4*avg + took) / 5
-	} else {
-		d.took[host] = took
-	}
 	if w := d.waiting[host]; len(w) > 0 {
 		next := w[0]
 		if len(w) == 1 {
@@ -415,8 +430,7 @@ func (d *Dispatcher) releaseHost(host string, took time.Duration) (prepared, boo
 		return next, true
 	}
 	if d.perHost[host]--; d.perHost[host] <= 0 {
-		delete(d.perHost, host) // a host with nothing in flight is forgotten, its time too
-		delete(d.took, host)
+		delete(d.perHost, host)
 	}
 	return prepared{}, false
 }
