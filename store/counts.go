@@ -8,7 +8,7 @@ import (
 )
 
 // A survey's answer counts are kept on write, per key and number, in the same rollups as its
-// rating counts, so that RatingCounts reads them for any time range at a cost that does not
+// rating counts, so that Counts reads them for any time range at a cost that does not
 // grow with the responses: a rating question's counts are keyed by its id and numbered by
 // score; the summary's by the keys below, which begin with a control character that no
 // question id has (survey.Definition.Validate refuses them).
@@ -56,7 +56,7 @@ type Count struct {
 	N   int
 }
 
-// Counts lists what a response with answers a, finished or not, adds to its survey's counts:
+// ResponseCounts lists what a response with answers a, finished or not, adds to its survey's counts:
 // each rating's score; each answered question; each question reached; each choice; and the
 // response itself in the funnel. def must be normalized (questions in position order).
 //
@@ -64,7 +64,7 @@ type Count struct {
 // widget follows it, from the answers given) up to and including the question after the last
 // one it answered, or the whole route once finished: a person who stopped saw that question
 // and left there. Any question answered off the route counts as reached too.
-func Counts(def *survey.Definition, a survey.Answers, finished bool) []Count {
+func ResponseCounts(def *survey.Definition, a survey.Answers, finished bool) []Count {
 	out := make([]Count, 0, 2*len(a)+4)
 	out = append(out, Count{FunnelKey, 0})
 	if finished {

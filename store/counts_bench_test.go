@@ -17,7 +17,7 @@ func BenchmarkCounts(b *testing.B) {
 		"missing": survey.Choices{"Speed", "Docs"}, "comments": survey.Text("The new dashboard is great")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(store.Counts(&def, a, false)) == 0 {
+		if len(store.ResponseCounts(&def, a, false)) == 0 {
 			b.Fatal("no counts")
 		}
 	}
@@ -39,7 +39,7 @@ func BenchmarkCountsLongSurvey(b *testing.B) {
 	a := survey.Answers{"q0": survey.Text("x")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if n := len(store.Counts(&def, a, true)); n != survey.MaxQuestions+3 {
+		if n := len(store.ResponseCounts(&def, a, true)); n != survey.MaxQuestions+3 {
 			b.Fatalf("%d counts", n)
 		}
 	}

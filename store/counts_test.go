@@ -63,7 +63,7 @@ func TestCounts(t *testing.T) {
 	sorted := cmpopts.SortSlices(func(a, b store.Count) bool { return a.Key < b.Key || a.Key == b.Key && a.N < b.N })
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := store.Counts(&def, tt.answers, tt.finished)
+			got := store.ResponseCounts(&def, tt.answers, tt.finished)
 			if diff := cmp.Diff(tt.want, got, sorted); diff != "" {
 				t.Errorf("Counts (-want +got):\n%s", diff)
 			}

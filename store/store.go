@@ -59,7 +59,7 @@ type Store interface {
 	Responses(ctx context.Context, q ResponseQuery) (page []Response, next *Cursor, err error)
 	// Response returns one response of a survey, or ErrNotFound.
 	Response(ctx context.Context, surveyID, id string) (Response, error)
-	// DeleteResponse deletes a survey's response for good: Stats, RatingCounts and the
+	// DeleteResponse deletes a survey's response for good: Stats, Counts and the
 	// respondent's History become what they would be had it never been written, and its
 	// deliveries are deleted (an attempt in flight finishes, but its outcome is not recorded).
 	// It returns ErrNotFound when the survey has no such response.
@@ -83,14 +83,14 @@ type Store interface {
 	// with its distinct respondents. Distinct counts cannot be summed from rollups: its cost grows
 	// with the interactions in the range (read through indexes by time), not with the history.
 	RangeStats(ctx context.Context, surveyID string, from, to time.Time) (Stats, error)
-	// RatingCounts returns, for each key asked, its counts over [from, to): for a rating
-	// question's id, how many responses created then scored each score; for the summary's keys
-	// (AnsweredKey, ReachedKey, FunnelKey, OptionKey), what store.Counts of those responses adds
-	// up to; for EventsKey, the views (0) and dismissals (1) recorded then. Numbers nobody
-	// counted are absent. A Store keeps these counts on write (PutResponse, DeleteResponse,
-	// EraseRespondent and RecordEvent add or take out store.Counts and the events), so that the
-	// cost of a range does not grow with the responses in it.
-	RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error)
+	// Counts returns, for each key asked, its counts over [from, to): for a rating
+	// question's id, how many responses created then scored each score; for the summary's
+	// keys (AnsweredKey, ReachedKey, FunnelKey, OptionKey), what ResponseCounts of those
+	// responses adds up to; for EventsKey, the views (0) and dismissals (1) recorded then.
+	// Numbers nobody counted are absent. A Store keeps these counts on write (PutResponse,
+	// DeleteResponse, EraseRespondent and RecordEvent add or take out ResponseCounts and the
+	// events), so that the cost of a range does not grow with the responses in it.
+	Counts(ctx context.Context, surveyID string, keys []string, from, to time.Time) (map[string]map[int]int64, error)
 
 	// ClaimDeliveries leases up to limit deliveries that are due at now (pending with a next
 	// attempt time not after now, or delivering with an expired lease, left by a stopped

@@ -55,7 +55,7 @@ func Scores(ctx context.Context, s store.Store, surveyID string, questions []*su
 	for i, q := range questions {
 		ids[i] = q.ID
 	}
-	counts, err := s.RatingCounts(ctx, surveyID, ids, p.Start, p.End)
+	counts, err := s.Counts(ctx, surveyID, ids, p.Start, p.End)
 	if err != nil {
 		return ScorePeriod{}, err
 	}

@@ -93,7 +93,7 @@ func Summary(ctx context.Context, s store.Store, sv store.Survey, p Period, maxP
 			keys = append(keys, store.OptionKey(sv.Questions[i].ID))
 		}
 	}
-	counts, err := s.RatingCounts(ctx, sv.ID, keys, p.Start, p.End)
+	counts, err := s.Counts(ctx, sv.ID, keys, p.Start, p.End)
 	if err != nil {
 		return SummaryPeriod{}, err
 	}

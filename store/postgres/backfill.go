@@ -17,7 +17,7 @@ import (
 // its memory stays that of one chunk's buckets however long the history.
 const backfillChunk = 10_000
 
-// backfillCounts is migration 4: the summary's counts (store.Counts, and the events') of what
+// backfillCounts is migration 4: the summary's counts (store.ResponseCounts, and the events') of what
 // was written before the writes kept them, worked out from the stored answers as the writes do.
 func backfillCounts(ctx context.Context, tx pgx.Tx) error {
 	rows, err := tx.Query(ctx, `SELECT id, definition FROM surveys`)

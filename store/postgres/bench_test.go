@@ -63,7 +63,7 @@ func BenchmarkHistory(b *testing.B) {
 	})
 	b.Run(fmt.Sprintf("last-30-days/%d", rows), func(b *testing.B) {
 		for range b.N {
-			if _, err := s.RatingCounts(ctx, sv.ID, []string{"nps"}, now.Add(-30*24*time.Hour), now); err != nil {
+			if _, err := s.Counts(ctx, sv.ID, []string{"nps"}, now.Add(-30*24*time.Hour), now); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -93,10 +93,10 @@ var upsertRatings = `WITH
 		SELECT survey_id, question_id, minute, score, $8, SUM(n)::bigint FROM input GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (survey_id, question_id, bucket, score, shard) DO UPDATE SET n = rating_minutes.n + excluded.n`
 
-// RatingCounts implements store.Store with store/internal/rollup: whole days, hours and
+// Counts implements store.Store with store/internal/rollup: whole days, hours and
 // minutes from the rollups, and only the partial minutes at a range's edges from the answers,
 // so its cost does not grow with the number of responses.
-func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
 	if err := s.checkOpen("count ratings"); err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign in
 }
 
 // addStoredCounts adds sign times the counts under key of the responses created in [lo, hi),
-// worked out from their stored answers as the writes did (store.Counts): less than a minute of
+// worked out from their stored answers as the writes did (store.ResponseCounts): less than a minute of
 // responses at a range's edge.
 func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign int64, surveyID, key string, lo, hi int64) error {
 	sv, err := s.surveyByID(ctx, surveyID)

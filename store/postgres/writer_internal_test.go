@@ -278,7 +278,7 @@ func readable(t *testing.T, s *Store, sv store.Survey, writes []store.ResponseWr
 	st := state{Responses: map[string]store.Response{}, Histories: map[string]store.History{}}
 	keys := map[string]bool{store.EventsKey: true}
 	for _, w := range writes {
-		for _, c := range store.Counts(&sv.Definition, w.Data, true) {
+		for _, c := range store.ResponseCounts(&sv.Definition, w.Data, true) {
 			keys[c.Key] = true
 		}
 		if r, err := s.Response(ctx, sv.ID, w.ID); err == nil {
@@ -298,10 +298,10 @@ func readable(t *testing.T, s *Store, sv store.Survey, writes []store.ResponseWr
 	if st.Stats, err = s.Stats(ctx, sv.ID); err != nil {
 		t.Fatal(err)
 	}
-	if st.AllTime, err = s.RatingCounts(ctx, sv.ID, ids, t0.Add(-48*time.Hour), t0.Add(48*time.Hour)); err != nil {
+	if st.AllTime, err = s.Counts(ctx, sv.ID, ids, t0.Add(-48*time.Hour), t0.Add(48*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if st.Minute, err = s.RatingCounts(ctx, sv.ID, ids, t0.Add(90*time.Minute), t0.Add(91*time.Minute)); err != nil {
+	if st.Minute, err = s.Counts(ctx, sv.ID, ids, t0.Add(90*time.Minute), t0.Add(91*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	st.Deliveries = column(t, s, `SELECT response_id || ' ' || state FROM deliveries ORDER BY 1`)

@@ -15,7 +15,7 @@ import (
 // its memory stays that of one chunk's buckets however long the history.
 const backfillChunk = 10_000
 
-// backfillCounts is migration 10: the summary's counts (store.Counts, and the events') of what
+// backfillCounts is migration 10: the summary's counts (store.ResponseCounts, and the events') of what
 // was written before the writes kept them. It works them out from the stored answers, as the
 // writes do, survey by survey.
 func backfillCounts(ctx context.Context, tx *sql.Tx) error {

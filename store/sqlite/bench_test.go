@@ -111,13 +111,13 @@ func BenchmarkSurveyAndKey(b *testing.B) {
 	}
 }
 
-// BenchmarkRatingCountsShape counts a last-30-days range over the same number of responses
+// BenchmarkCountsShape counts a last-30-days range over the same number of responses
 // spread over the 30 days or written in one burst a few minutes before now, as after an email
 // campaign, behind one response a year old: the cost must not depend on the shape
 // (SVC_BENCH_BURST sets the count, 50,000 by default).
 //
-//	go test ./store/sqlite -run '^$' -bench RatingCountsShape -count 6
-func BenchmarkRatingCountsShape(b *testing.B) {
+//	go test ./store/sqlite -run '^$' -bench CountsShape -count 6
+func BenchmarkCountsShape(b *testing.B) {
 	n := 50_000
 	if v, err := strconv.Atoi(os.Getenv("SVC_BENCH_BURST")); err == nil && v > 0 {
 		n = v
@@ -159,7 +159,7 @@ func BenchmarkRatingCountsShape(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				counts, err := s.RatingCounts(context.Background(), sv.ID, []string{"nps"}, now.Add(-30*24*time.Hour), now)
+				counts, err := s.Counts(context.Background(), sv.ID, []string{"nps"}, now.Add(-30*24*time.Hour), now)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -33,11 +33,11 @@ func init() {
 	}})
 }
 
-// TestRatingCountsAfterABurst: after a burst of responses within one minute, a range that
+// TestCountsAfterABurst: after a burst of responses within one minute, a range that
 // reaches past the last response (to now) is counted from rollups alone. It used to
 // stop at the last response, mid-minute, and read that minute's answers row by row: 637 ms for
-// a minute of 178,762 responses. BenchmarkRatingCountsShape measures both shapes of history.
-func TestRatingCountsAfterABurst(t *testing.T) {
+// a minute of 178,762 responses. BenchmarkCountsShape measures both shapes of history.
+func TestCountsAfterABurst(t *testing.T) {
 	ctx := t.Context()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "svc.db"), &Options{CacheTTL: -1, driverName: "sqlite3-answers"})
 	if err != nil {
@@ -70,7 +70,7 @@ func TestRatingCountsAfterABurst(t *testing.T) {
 	// From a day's start (as custom ranges and quarters are) to now: no edge inside a minute
 	// holds data, so none needs the answers.
 	from := now.Truncate(24*time.Hour).AddDate(0, 0, -30)
-	got, err := s.RatingCounts(ctx, sv.ID, []string{"nps"}, from, now)
+	got, err := s.Counts(ctx, sv.ID, []string{"nps"}, from, now)
 	if err != nil {
 		t.Fatal(err)
 	}

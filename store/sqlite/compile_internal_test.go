@@ -105,9 +105,9 @@ func TestStatementsCompileOnce(t *testing.T) {
 		{"Response", func(i int) error { _, err := s.Response(ctx, sv.ID, fmt.Sprintf("seed%02d", i)); return err }},
 		{"History", func(i int) error { _, err := s.History(ctx, sv.ID, fmt.Sprintf("u%d", i%3)); return err }},
 		{"Stats", func(int) error { _, err := s.Stats(ctx, sv.ID); return err }},
-		{"RatingCounts", func(i int) error {
+		{"Counts", func(i int) error {
 			// The range decides which rollups the counts read: the same ten ranges in both rounds.
-			_, err := s.RatingCounts(ctx, sv.ID, []string{"nps", "stars"}, at(i%10), at(100+i%10))
+			_, err := s.Counts(ctx, sv.ID, []string{"nps", "stars"}, at(i%10), at(100+i%10))
 			return err
 		}},
 		{"Survey", func(int) error { _, err := s.Survey(ctx, "acme", sv.ID); return err }},

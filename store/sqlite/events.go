@@ -94,14 +94,14 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 	return st, nil
 }
 
-// RatingCounts implements store.Store. The range is first narrowed to the question's first
+// Counts implements store.Store. The range is first narrowed to the question's first
 // and last rating. When what lies outside it is shorter than the range itself, the counts are
 // the lifetime totals minus the outside (so all-time reads a few rows); otherwise the range is
 // counted directly. Either way whole UTC days come from the per-day rollup, whole hours of the
 // edge days from the per-hour rollup, whole minutes of the edge hours from the per-minute
 // rollup, and only partial minutes from the responses' stored answers: the cost grows with
 // days of history at most, not with the number of responses.
-func (s *Store) RatingCounts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
 	if err := s.checkOpen("count ratings"); err != nil {
 		return nil, err
 	}

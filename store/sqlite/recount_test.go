@@ -148,7 +148,7 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 		t.Error("the recount found no scores: the check would pass vacuously")
 	}
 
-	// The summary's counts equal store.Counts of every stored response and the events.
+	// The summary's counts equal store.ResponseCounts of every stored response and the events.
 	wantCounts := map[store.Count]int64{}
 	rows, err := db.Query(`SELECT data, finished FROM responses WHERE survey_id = ?`, sv.ID)
 	if err != nil {
@@ -166,7 +166,7 @@ func TestConcurrentWritesMatchRecount(t *testing.T) {
 		if err := json.Unmarshal(data, &a); err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range store.Counts(&def, a, finished) {
+		for _, c := range store.ResponseCounts(&def, a, finished) {
 			if store.IsCountKey(c.Key) {
 				wantCounts[c]++
 			}
@@ -222,7 +222,7 @@ func TestRatingCountsOddQuestionID(t *testing.T) {
 		}
 	}
 	// Responses at t0, t0+1m and t0+2m; the range ends 30 s into the last one's minute.
-	got, err := s.RatingCounts(t.Context(), sv.ID, []string{odd}, t0.Add(-30*time.Second), t0.Add(2*time.Minute+30*time.Second))
+	got, err := s.Counts(t.Context(), sv.ID, []string{odd}, t0.Add(-30*time.Second), t0.Add(2*time.Minute+30*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	if err != nil {
 		return store.Response{}, false, fmt.Errorf("put response: %w", err)
 	}
-	sc := store.Counts(&sv.Definition, w.Data, w.Finished)
+	sc := store.ResponseCounts(&sv.Definition, w.Data, w.Finished)
 	texts := store.SummaryTexts(w.Data)
 	at := sqlrow.MS(w.At)
 	var (
@@ -69,7 +69,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		// The counts of a finished response stay finished, as the response does.
 		now := sc
 		if oldFinished && !w.Finished {
-			now = store.Counts(&sv.Definition, w.Data, true)
+			now = store.ResponseCounts(&sv.Definition, w.Data, true)
 		}
 		resp, err = s.updateResponse(tx, w, data, meta, texts, at, oldCreated, oldFinished, old, now)
 		if err == nil && sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {

@@ -11,7 +11,7 @@ import (
 )
 
 // testAnswerCounts writes responses (created, updated, finished, deleted) and events over three
-// days, and checks RatingCounts of the summary's keys (store.Counts, store.EventsKey) and
+// days, and checks Counts of the summary's keys (store.Counts, store.EventsKey) and
 // RangeStats over ranges of every shape against a recount of what remains.
 func testAnswerCounts(t *testing.T, s store.Store) {
 	ctx := t.Context()
@@ -72,7 +72,7 @@ func testAnswerCounts(t *testing.T, s store.Store) {
 			if r.at.Before(from) || !r.at.Before(to) {
 				continue
 			}
-			for _, c := range store.Counts(&def, r.answers, r.finished) {
+			for _, c := range store.ResponseCounts(&def, r.answers, r.finished) {
 				if m, ok := out[c.Key]; ok {
 					m[c.N]++
 				}
@@ -122,7 +122,7 @@ func testAnswerCounts(t *testing.T, s store.Store) {
 	check := func(name string, from, to time.Time) {
 		t.Helper()
 		checkStats(name, from, to)
-		got, err := s.RatingCounts(ctx, sv.ID, keys, from, to)
+		got, err := s.Counts(ctx, sv.ID, keys, from, to)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -95,7 +95,7 @@ func (p erasePlan) check(t *testing.T, s store.Store, surveyID string, who []str
 	if diff := cmp.Diff(wantStats, st); diff != "" {
 		t.Errorf("survey %s: stats (-recounted +store):\n%s", surveyID, diff)
 	}
-	counts, err := s.RatingCounts(ctx, surveyID, []string{"nps"}, t0.Add(-time.Hour), t0.Add(48*time.Hour))
+	counts, err := s.Counts(ctx, surveyID, []string{"nps"}, t0.Add(-time.Hour), t0.Add(48*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func (p erasePlan) check(t *testing.T, s store.Store, surveyID string, who []str
 		t.Errorf("survey %s: nps counts (-recounted +store):\n%s", surveyID, diff)
 	}
 	// A window holding only the first day's minutes checks the finer rollups too.
-	day, err := s.RatingCounts(ctx, surveyID, []string{"nps"}, t0, t0.Add(90*time.Minute))
+	day, err := s.Counts(ctx, surveyID, []string{"nps"}, t0, t0.Add(90*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}

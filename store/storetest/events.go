@@ -84,7 +84,7 @@ func testEventsHistoryStats(t *testing.T, s store.Store) {
 	wantErr(t, "Stats(unknown survey)", err, store.ErrNotFound)
 }
 
-func testRatingCounts(t *testing.T, s store.Store) {
+func testCounts(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	mustTeam(t, s, "a")
 	sv := mustSurvey(t, s, newSurvey("a", t0))
@@ -109,12 +109,12 @@ func testRatingCounts(t *testing.T, s store.Store) {
 	}
 	check := func(name string, from, to time.Time, want map[string]map[int]int64) {
 		t.Helper()
-		got, err := s.RatingCounts(ctx, sv.ID, []string{"nps", "stars"}, from, to)
+		got, err := s.Counts(ctx, sv.ID, []string{"nps", "stars"}, from, to)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: RatingCounts (-want +got):\n%s", name, diff)
+			t.Errorf("%s: Counts (-want +got):\n%s", name, diff)
 		}
 	}
 	check("everything", midnight.Add(-48*time.Hour), midnight.Add(96*time.Hour), map[string]map[int]int64{
@@ -139,10 +139,10 @@ func testRatingCounts(t *testing.T, s store.Store) {
 	})
 }
 
-// testRatingCountsAnyRange puts responses dense in some hours and minutes and sparse in others,
+// testCountsAnyRange puts responses dense in some hours and minutes and sparse in others,
 // over three days, and checks the counts of many ranges, on bucket boundaries and between them,
 // against counts made here from the responses put.
-func testRatingCountsAnyRange(t *testing.T, s store.Store) {
+func testCountsAnyRange(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	mustTeam(t, s, "a")
 	sv := mustSurvey(t, s, newSurvey("a", t0))
@@ -211,12 +211,12 @@ func testRatingCountsAnyRange(t *testing.T, s store.Store) {
 				want["stars"][r.stars]++
 			}
 		}
-		got, err := s.RatingCounts(ctx, sv.ID, []string{"nps", "stars"}, from, to)
+		got, err := s.Counts(ctx, sv.ID, []string{"nps", "stars"}, from, to)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("RatingCounts from %s to %s (-counted here +store):\n%s", from.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), diff)
+			t.Fatalf("Counts from %s to %s (-counted here +store):\n%s", from.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), diff)
 		}
 	}
 }

@@ -49,12 +49,12 @@ func testClosed(t *testing.T, s store.Store) {
 			_, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10})
 			return err
 		},
-		"Response":     func() error { _, err := s.Response(ctx, sv.ID, "r1"); return err },
-		"History":      func() error { _, err := s.History(ctx, sv.ID, "ann"); return err },
-		"Stats":        func() error { _, err := s.Stats(ctx, sv.ID); return err },
-		"RatingCounts": func() error { _, err := s.RatingCounts(ctx, sv.ID, nil, t0, t0.Add(time.Hour)); return err },
-		"Deliveries":   func() error { _, _, err := s.Deliveries(ctx, sv.ID, nil, 10); return err },
-		"CreateTeam":   func() error { return s.CreateTeam(ctx, store.Team{ID: "other", Name: "Other", CreatedAt: t0}) },
+		"Response":   func() error { _, err := s.Response(ctx, sv.ID, "r1"); return err },
+		"History":    func() error { _, err := s.History(ctx, sv.ID, "ann"); return err },
+		"Stats":      func() error { _, err := s.Stats(ctx, sv.ID); return err },
+		"Counts":     func() error { _, err := s.Counts(ctx, sv.ID, nil, t0, t0.Add(time.Hour)); return err },
+		"Deliveries": func() error { _, _, err := s.Deliveries(ctx, sv.ID, nil, 10); return err },
+		"CreateTeam": func() error { return s.CreateTeam(ctx, store.Team{ID: "other", Name: "Other", CreatedAt: t0}) },
 		"RecordEvent": func() error {
 			return s.RecordEvent(ctx, store.Event{SurveyID: sv.ID, Respondent: "ann", Type: store.EventView, At: t0})
 		},

@@ -105,7 +105,7 @@ func checkPrepareClears(t *testing.T, db string, prep func(string, int) error, o
 	if diff := cmp.Diff(store.Stats{}, s); diff != "" {
 		t.Errorf("the load survey's stats (-want +got):\n%s", diff)
 	}
-	counts, err := st.RatingCounts(ctx, loadSurvey, []string{"nps"}, benchdata.Start, at.Add(time.Hour))
+	counts, err := st.Counts(ctx, loadSurvey, []string{"nps"}, benchdata.Start, at.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}

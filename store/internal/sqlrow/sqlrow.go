@@ -88,7 +88,7 @@ func StoredCounts(def *survey.Definition, data []byte, finished bool) ([]store.C
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("stored answers: %w", err)
 	}
-	return store.Counts(def, a, finished), nil
+	return store.ResponseCounts(def, a, finished), nil
 }
 
 // AddKeyCounts adds sign times what a stored response adds under key (store.Counts) to counts,
