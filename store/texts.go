@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 	"unicode/utf8"
@@ -56,15 +55,6 @@ func cutText(s string) string {
 		n++
 	}
 	return s
-}
-
-// TextReader is an optional interface of a Store that keeps each response's SummaryTexts
-// apart from its answers. ResponseTexts lists them as Responses lists responses (newest first,
-// or oldest with q.Oldest; q's survey, respondent, time bounds, cursor and limit; MaxBytes
-// ignored), at a cost that does not grow with the size of the responses' other answers.
-// The summary reads the texts it shows this way when the Store has it.
-type TextReader interface {
-	ResponseTexts(ctx context.Context, q ResponseQuery) (page []ResponseTexts, next *Cursor, err error)
 }
 
 // ResponseTexts are a response's SummaryTexts (nil when it has none).
