@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
 )
 
 // demoPageKeyPrefix marks the publishable key the demo page embeds.
@@ -184,3 +186,46 @@ saved as you go; see them with the secret key printed at first start:</p>
 </body>
 </html>
 `))
+
+// demoTeam is the id of the team the server creates on first start.
+const demoTeam = "demo"
+
+// ensureDemo creates the demo team, its keys and survey on first start, and prints how to use
+// them. Keys are stored hashed, so later starts cannot print them again.
+func ensureDemo(ctx context.Context, s store.Store, baseURL string, out io.Writer) error {
+	if _, err := s.Team(ctx, demoTeam); err == nil {
+		fmt.Fprintf(out, "demo team exists in this database; its keys were printed at first start "+
+			"(a lost one is replaced with: server key create -team %s -kind secret)\n", demoTeam)
+		return nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	now := time.Now().UTC()
+	if err := s.CreateTeam(ctx, store.Team{ID: demoTeam, Name: "Demo team", CreatedAt: now}); err != nil {
+		return err
+	}
+	pk, _, err := store.CreateKey(ctx, s, demoTeam, store.Publishable, now)
+	if err != nil {
+		return err
+	}
+	sk, _, err := store.CreateKey(ctx, s, demoTeam, store.Secret, now)
+	if err != nil {
+		return err
+	}
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: demoTeam, Status: store.StatusActive,
+		Definition: survey.Sample(), CreatedAt: now, UpdatedAt: now}
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, `created the demo team, keys and survey (the keys are shown only this once):
+
+export SVC_URL=%s
+export SVC_PK=%s
+export SVC_SK=%s
+export SVC_SURVEY=%s
+
+try:
+curl -s -H "x-svc-pk: $SVC_PK" $SVC_URL/v1/svc/$SVC_SURVEY
+`, baseURL, pk, sk, sv.ID)
+	return nil
+}

@@ -2,19 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/svc-feedback/svc/store"
-	"github.com/svc-feedback/svc/store/fixture"
 )
 
 // errUsage marks a command line that is wrong; main exits 2 for it, as Go's own commands do.
@@ -154,125 +148,4 @@ func required(fs *flag.FlagSet, names ...string) error {
 		}
 	}
 	return nil
-}
-
-func teamCreate(ctx context.Context, c *cli, args []string) error {
-	fs := c.flags("team create")
-	id := fs.String("id", "", "the team's id (required)")
-	name := fs.String("name", "", "the team's name (required)")
-	if err := c.parse(fs, args, 0, "id", "name"); err != nil {
-		return err
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		if err := st.CreateTeam(ctx, store.Team{ID: *id, Name: *name}); err != nil {
-			return fmt.Errorf("create team %s: %w", *id, err)
-		}
-		fmt.Fprintf(c.stdout, "created team %s\n", *id)
-		return nil
-	})
-}
-
-func keyCreate(ctx context.Context, c *cli, args []string) error {
-	fs := c.flags("key create")
-	team := fs.String("team", "", "the team's id (required)")
-	kind := fs.String("kind", "", "publishable (for the widget) or secret (for backends) (required)")
-	if err := c.parse(fs, args, 0, "team", "kind"); err != nil {
-		return err
-	}
-	k := store.KeyKind(*kind)
-	if k != store.Publishable && k != store.Secret {
-		fs.Usage()
-		return usageError("-kind must be publishable or secret, not %q", *kind)
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		plaintext, key, err := store.CreateKey(ctx, st, *team, k, time.Now())
-		if err != nil {
-			return err
-		}
-		// The key alone on stdout, for scripts; what it is on stderr.
-		fmt.Fprintln(c.stdout, plaintext)
-		fmt.Fprintf(c.stderr, "created %s key %s for team %s; it is shown only this once\n", k, key.ID, *team)
-		return nil
-	})
-}
-
-func keyList(ctx context.Context, c *cli, args []string) error {
-	fs := c.flags("key list")
-	team := fs.String("team", "", "the team's id (required)")
-	if err := c.parse(fs, args, 0, "team"); err != nil {
-		return err
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		if _, err := st.Team(ctx, *team); err != nil {
-			return fmt.Errorf("team %s: %w", *team, err)
-		}
-		keys, err := st.Keys(ctx, *team)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tKIND\tENDS WITH\tCREATED\tREVOKED")
-		for _, k := range keys {
-			revoked := "-"
-			if k.RevokedAt != nil {
-				revoked = k.RevokedAt.UTC().Format(time.RFC3339)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Kind, k.Hint, k.CreatedAt.UTC().Format(time.RFC3339), revoked)
-		}
-		return tw.Flush()
-	})
-}
-
-func keyRevoke(ctx context.Context, c *cli, args []string) error {
-	fs := c.flags("key revoke")
-	team := fs.String("team", "", "the team's id (required)")
-	if err := c.parse(fs, args, 1, "team"); err != nil {
-		return err
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		if err := st.RevokeKey(ctx, *team, fs.Arg(0), time.Now()); err != nil {
-			return fmt.Errorf("revoke key %s: %w", fs.Arg(0), err)
-		}
-		fmt.Fprintf(c.stdout, "revoked key %s of team %s\n", fs.Arg(0), *team)
-		return nil
-	})
-}
-
-func fixtureImport(ctx context.Context, c *cli, args []string) error {
-	fs := c.flags("fixture import")
-	if err := c.parse(fs, args, 1); err != nil {
-		return err
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		if _, err := importFile(ctx, st, fs.Arg(0), slog.New(slog.NewTextHandler(c.stderr, nil))); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.stdout, "imported %s\n", fs.Arg(0))
-		return nil
-	})
-}
-
-func fixtureExport(ctx context.Context, c *cli, args []string) error {
-	fs := c.flags("fixture export")
-	team := fs.String("team", "", "the team's id (required)")
-	out := fs.String("o", "", "the file to write; standard output when absent")
-	if err := c.parse(fs, args, 0, "team"); err != nil {
-		return err
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		ft, err := fixture.Export(ctx, st, *team)
-		if err != nil {
-			return err
-		}
-		b, err := json.MarshalIndent(fixture.File{Teams: []fixture.Team{ft}}, "", "  ")
-		if err != nil {
-			return err
-		}
-		b = append(b, '\n')
-		if *out == "" {
-			_, err = c.stdout.Write(b)
-			return err
-		}
-		return os.WriteFile(*out, b, 0o644)
-	})
 }
