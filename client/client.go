@@ -90,6 +90,24 @@ func WithRetryPolicy(maxRetries int, waitMin, waitMax time.Duration) Option {
 	}
 }
 
+// Client calls the protected API with a team's secret key. Use it from servers only.
+type Client struct {
+	t *transport
+}
+
+// New returns a Client for the API at baseURL (including any prefix the handler is mounted
+// under, such as "https://api.example.com/feedback") using secretKey (svc_sk_...).
+func New(baseURL, secretKey string, opts ...Option) (*Client, error) {
+	if !strings.HasPrefix(secretKey, "svc_sk_") {
+		return nil, errors.New("client: New needs a secret key (svc_sk_...); use NewPublic for a publishable key")
+	}
+	t, err := newTransport(baseURL, opts, func(h http.Header) { h.Set("Authorization", "Bearer "+secretKey) })
+	if err != nil {
+		return nil, err
+	}
+	return &Client{t: t}, nil
+}
+
 // transport is the request path both clients share.
 type transport struct {
 	base      *url.URL
@@ -270,32 +288,52 @@ func checkResponse(resp *http.Response) error {
 	return e
 }
 
-func statusOf(err error) int {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.StatusCode
-	}
-	return 0
+// Sentinel errors that an *Error of their status matches with errors.Is, such as
+// errors.Is(err, client.ErrNotFound); the Is functions are shorthands of the same.
+var (
+	ErrInvalid            = errors.New("svc: invalid request (400)")
+	ErrUnauthorized       = errors.New("svc: missing, unknown or revoked key (401)")
+	ErrNotFound           = errors.New("svc: not found (404)")
+	ErrConflict           = errors.New("svc: conflict (409)")
+	ErrPreconditionFailed = errors.New("svc: precondition failed (412)")
+	ErrRateLimited        = errors.New("svc: rate limited (429)")
+	ErrUnavailable        = errors.New("svc: unavailable (503)")
+)
+
+var statusSentinels = map[int]error{
+	http.StatusBadRequest:         ErrInvalid,
+	http.StatusUnauthorized:       ErrUnauthorized,
+	http.StatusNotFound:           ErrNotFound,
+	http.StatusConflict:           ErrConflict,
+	http.StatusPreconditionFailed: ErrPreconditionFailed,
+	http.StatusTooManyRequests:    ErrRateLimited,
+	http.StatusServiceUnavailable: ErrUnavailable,
+}
+
+// Is reports whether target is the sentinel error of e's status, for errors.Is.
+func (e *Error) Is(target error) bool {
+	s, ok := statusSentinels[e.StatusCode]
+	return ok && s == target
 }
 
 // IsNotFound reports whether err is a 404: the record does not exist or belongs to another team.
-func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 
 // IsUnauthorized reports whether err is a 401: a missing, unknown or revoked key.
-func IsUnauthorized(err error) bool { return statusOf(err) == http.StatusUnauthorized }
+func IsUnauthorized(err error) bool { return errors.Is(err, ErrUnauthorized) }
 
 // IsRateLimited reports whether err is a 429; Error.RetryAfter says when to try again.
-func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
+func IsRateLimited(err error) bool { return errors.Is(err, ErrRateLimited) }
 
 // IsConflict reports whether err is a 409, such as a response id used by another respondent.
-func IsConflict(err error) bool { return statusOf(err) == http.StatusConflict }
+func IsConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
 // IsPreconditionFailed reports whether err is a 412: the survey changed since the ETag given as
 // If-Match was read.
-func IsPreconditionFailed(err error) bool { return statusOf(err) == http.StatusPreconditionFailed }
+func IsPreconditionFailed(err error) bool { return errors.Is(err, ErrPreconditionFailed) }
 
 // IsInvalid reports whether err is a 400: the request broke a rule the message names.
-func IsInvalid(err error) bool { return statusOf(err) == http.StatusBadRequest }
+func IsInvalid(err error) bool { return errors.Is(err, ErrInvalid) }
 
 // NewResponseID returns a fresh cuid2, for a new response's id.
 func NewResponseID() string { return cuid2.NewGenerator().New() }

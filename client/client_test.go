@@ -292,7 +292,7 @@ func TestProtectedClient(t *testing.T) {
 		t.Errorf("GetSurvey: status %s created %v; definition (-want +got):\n%s", full.Status, full.CreatedAt, diff)
 	}
 
-	st, err := c.GetStats(ctx, e.survey.ID)
+	st, err := c.GetStats(ctx, e.survey.ID, nil)
 	if err != nil || *st != (client.Stats{TotalResponses: 7, UniqueResponders: 2}) {
 		t.Errorf("GetStats = %+v, %v", st, err)
 	}
@@ -305,7 +305,7 @@ func TestProtectedClient(t *testing.T) {
 		!cmp.Equal(q.Counts, map[int]int64{1: 2, 2: 2, 3: 1, 4: 1, 5: 1}) || q.Average == nil || *q.Average != 18.0/7 {
 		t.Errorf("GetScoreDistributions = %+v", sd)
 	}
-	for _, tr := range []string{client.Quarter(1, 2026), client.CustomRange(time.Now().AddDate(0, 0, -1), time.Now()), client.AllTime, client.Last30Days} {
+	for _, tr := range []client.TimeRange{client.Quarter(1, 2026), client.CustomRange(time.Now().AddDate(0, 0, -1), time.Now()), client.AllTime, client.Last30Days} {
 		if _, err := c.GetScoreDistributions(ctx, e.survey.ID, &client.ScoreOptions{TimeRange: tr}); err != nil {
 			t.Errorf("time range %s: %v", tr, err)
 		}
@@ -397,7 +397,7 @@ func TestRetries(t *testing.T) {
 	for _, status := range []int{503, 429, 500} {
 		e.inject("GET", 2, status)
 		before := e.requests.Load()
-		if _, err := c.GetStats(ctx, e.survey.ID); err != nil {
+		if _, err := c.GetStats(ctx, e.survey.ID, nil); err != nil {
 			t.Errorf("GET after two %d: %v", status, err)
 		}
 		if n := e.requests.Load() - before; n != 3 {
@@ -411,7 +411,7 @@ func TestRetries(t *testing.T) {
 	}
 	e.inject("GET", 1, 400)
 	before = e.requests.Load()
-	if _, err := c.GetStats(ctx, e.survey.ID); !client.IsInvalid(err) || e.requests.Load()-before != 1 {
+	if _, err := c.GetStats(ctx, e.survey.ID, nil); !client.IsInvalid(err) || e.requests.Load()-before != 1 {
 		t.Errorf("GET with a 400: %v after %d requests; want the error after 1", err, e.requests.Load()-before)
 	}
 	e.inject("POST", 1, 503)
@@ -422,11 +422,11 @@ func TestRetries(t *testing.T) {
 		t.Errorf("POST event with a 503: %v after %d requests; want the 503 after 1, no retry", err, e.requests.Load()-before)
 	}
 	e.inject("GET", 10, 503)
-	if _, err := c.GetStats(ctx, e.survey.ID); statusOf(err) != 503 {
+	if _, err := c.GetStats(ctx, e.survey.ID, nil); statusOf(err) != 503 {
 		t.Errorf("GET that keeps failing: %v, want the final 503", err)
 	}
 	e.inject("GET", 1, 429)
-	if _, err := c.GetStats(ctx, e.survey.ID); err != nil {
+	if _, err := c.GetStats(ctx, e.survey.ID, nil); err != nil {
 		t.Errorf("after a 429 with Retry-After: %v", err)
 	}
 	// Without retries, a 429 reaches the caller with its Retry-After.
@@ -435,7 +435,7 @@ func TestRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.inject("GET", 1, 429)
-	_, err = noRetry.GetStats(ctx, e.survey.ID)
+	_, err = noRetry.GetStats(ctx, e.survey.ID, nil)
 	if !client.IsRateLimited(err) || !errors.As(err, &apiErr) || apiErr.RetryAfter != 0 {
 		t.Errorf("429 without retries: %v (RetryAfter %v), want IsRateLimited with the server's Retry-After of 0", err, apiErr.RetryAfter)
 	}

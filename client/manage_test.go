@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -139,7 +140,7 @@ func TestDeleteAndErase(t *testing.T) {
 	if err != nil || got != (client.Erased{Responses: 2, Events: 1}) {
 		t.Errorf("EraseRespondent = %+v, %v", got, err)
 	}
-	st, err := c.GetStats(ctx, e.survey.ID)
+	st, err := c.GetStats(ctx, e.survey.ID, nil)
 	if err != nil || st.TotalResponses != 0 || st.TotalViews != 0 || st.UniqueResponders != 0 {
 		t.Errorf("stats after deleting everything: %+v, %v", st, err)
 	}
@@ -158,7 +159,7 @@ func TestGetSummary(t *testing.T) {
 	if _, err := pc.RecordEvent(ctx, e.survey.ID, "r0", client.EventView); err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.GetSummary(ctx, e.survey.ID, client.Last7Days)
+	s, err := c.GetSummary(ctx, e.survey.ID, &client.RangeOptions{TimeRange: client.Last7Days})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,11 +168,11 @@ func TestGetSummary(t *testing.T) {
 		q.QuestionID != "nps" || q.Answered != 3 || q.NPS == nil || *q.NPS != 33.3 || q.Counts[10] != 1 {
 		t.Errorf("summary: %+v; nps question %+v", s, q)
 	}
-	st, err := c.GetStatsIn(ctx, e.survey.ID, client.Last30Days)
+	st, err := c.GetStats(ctx, e.survey.ID, &client.RangeOptions{TimeRange: client.Last30Days})
 	if err != nil || st.TotalResponses != 3 || st.UniqueResponders != 3 || st.TotalViews != 1 || st.FinishedResponses != 1 {
 		t.Errorf("GetStatsIn = %+v, %v", st, err)
 	}
-	if _, err := c.GetSummary(ctx, e.survey.ID, "soon"); !client.IsInvalid(err) {
+	if _, err := c.GetSummary(ctx, e.survey.ID, &client.RangeOptions{TimeRange: "soon"}); !client.IsInvalid(err) {
 		t.Errorf("a bad time range: %v", err)
 	}
 }
@@ -224,5 +225,29 @@ func TestNoRedirectOfAChange(t *testing.T) {
 	}
 	if _, err := c.GetSurvey(t.Context(), e.survey.ID); err != nil {
 		t.Errorf("the survey after erasing \"..\": %v", err)
+	}
+}
+
+// TestErrorsIs: an *Error matches the sentinel of its status with errors.Is, through any
+// wrapping; the Is functions say the same.
+func TestErrorsIs(t *testing.T) {
+	e := setup(t)
+	c, pc := e.clients()
+	ctx := t.Context()
+	_, err := c.GetSurvey(ctx, client.NewResponseID())
+	wrapped := fmt.Errorf("loading the survey: %w", err)
+	if !errors.Is(wrapped, client.ErrNotFound) || errors.Is(wrapped, client.ErrInvalid) || !client.IsNotFound(wrapped) {
+		t.Errorf("an unknown survey: %v", err)
+	}
+	_, err = c.GetSummary(ctx, e.survey.ID, &client.RangeOptions{TimeRange: "soon"})
+	if !errors.Is(err, client.ErrInvalid) || errors.Is(err, client.ErrNotFound) {
+		t.Errorf("a bad range: %v", err)
+	}
+	bad, _ := client.New(e.base, store.NewKeyPlaintext(store.Secret))
+	if _, err := bad.GetStats(ctx, e.survey.ID, nil); !errors.Is(err, client.ErrUnauthorized) {
+		t.Errorf("an unknown key: %v", err)
+	}
+	if _, err := pc.PutResponse(ctx, e.survey.ID, client.NewResponseID(), &client.ResponseInput{Respondent: "ann", Data: survey.Answers{"nps": survey.Number(99)}}); !errors.Is(err, client.ErrInvalid) {
+		t.Errorf("an answer out of range: %v", err)
 	}
 }

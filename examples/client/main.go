@@ -64,7 +64,7 @@ func run(ctx context.Context, out io.Writer, base, key, surveyID string) error {
 	}
 	fmt.Fprintf(out, "  (%d responses)\n", n)
 
-	st, err := c.GetStats(ctx, surveyID)
+	st, err := c.GetStats(ctx, surveyID, nil)
 	if err != nil {
 		return describe(err)
 	}

@@ -3,13 +3,80 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"io"
+	"iter"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/svc-feedback/svc/survey"
 )
+
+// Surveys: the team's list, one survey whole, and its changes.
+
+// SurveySummary is an item of the survey list.
+type SurveySummary struct {
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Status      string    `json:"status"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// ListSurveys returns one page of the team's surveys (active and inactive), newest first.
+func (c *Client) ListSurveys(ctx context.Context, opts *ListOptions) (*Page[SurveySummary], error) {
+	var p Page[SurveySummary]
+	if err := c.t.do(ctx, "GET", "/v1/protected/surveys", opts.values(), nil, &p, true); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Surveys iterates over every survey from opts' cursor on, fetching pages as needed.
+func (c *Client) Surveys(ctx context.Context, opts *ListOptions) iter.Seq2[SurveySummary, error] {
+	return paginate(listOptions(opts), func(o ListOptions) (*Page[SurveySummary], error) { return c.ListSurveys(ctx, &o) })
+}
+
+// Survey is the whole survey as the protected API returns it. A question of a type this
+// version does not know (added by a newer server) has survey.UnknownProperties, which keep its
+// JSON.
+type Survey struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	survey.Definition
+	// WebhookURL receives response.created deliveries; nil when the survey has no webhook.
+	WebhookURL *string `json:"webhookUrl"`
+	// WebhookSecretSet tells whether deliveries are signed; secrets are shown only when made.
+	WebhookSecretSet bool `json:"webhookSecretSet"`
+	// WebhookWaitSeconds holds each response's response.created until the response is
+	// finished or has had no update for this long (0: sent at once).
+	WebhookWaitSeconds int       `json:"webhookWaitSeconds"`
+	CreatedAt          time.Time `json:"createdAt"`
+	UpdatedAt          time.Time `json:"updatedAt"`
+	// ETag identifies this version of the survey, for UpdateOptions.IfMatch (from the reply's
+	// header, not its body).
+	ETag string `json:"-"`
+}
+
+// GetSurvey returns a survey of the team, with its questions (to find question ids) and its
+// ETag.
+func (c *Client) GetSurvey(ctx context.Context, surveyID string) (*Survey, error) {
+	return c.surveyCall(ctx, call{method: "GET", path: pathf("/v1/protected/surveys/%s", surveyID), retry: true})
+}
+
+// surveyCall sends c and reads the survey it replies, with its ETag.
+func (c *Client) surveyCall(ctx context.Context, cl call) (*Survey, error) {
+	resp, err := c.t.send(ctx, cl)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var s Survey
+	if err := decodeReply(resp, cl.method, cl.path, &s); err != nil {
+		return nil, err
+	}
+	s.ETag = resp.Header.Get("ETag")
+	return &s, nil
+}
 
 // SurveyInput is a survey to create: the fixture's survey object without its history.
 type SurveyInput struct {
@@ -116,74 +183,4 @@ func (c *Client) RotateWebhookSecret(ctx context.Context, surveyID string) (stri
 		return "", err
 	}
 	return out.Data.Secret, nil
-}
-
-// GetResponse returns one response of a survey, with its telemetry.
-func (c *Client) GetResponse(ctx context.Context, surveyID, responseID string) (*Response, error) {
-	var out struct {
-		Data Response `json:"data"`
-	}
-	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/responses/%s", surveyID, responseID), nil, nil, &out, true); err != nil {
-		return nil, err
-	}
-	return &out.Data, nil
-}
-
-// Export formats.
-const (
-	// ExportCSV is a header row (id, respondent, createdAt, updatedAt, finished, a column per
-	// question in position order, metadata), then a row per response.
-	ExportCSV = "csv"
-	// ExportNDJSON is one Response per line.
-	ExportNDJSON = "ndjson"
-)
-
-// ExportOptions choose what ExportResponses streams.
-type ExportOptions struct {
-	// Format is ExportCSV (the default) or ExportNDJSON.
-	Format string
-	// Respondent keeps one respondent's responses.
-	Respondent string
-	// After and Before bound createdAt, inclusive; zero values do not filter.
-	After, Before time.Time
-}
-
-// ExportResponses streams every response of a survey that the options match, oldest first. The
-// caller reads and closes it; its memory does not grow with the number of responses.
-func (c *Client) ExportResponses(ctx context.Context, surveyID string, opts *ExportOptions) (io.ReadCloser, error) {
-	q := url.Values{}
-	if opts != nil {
-		q = (&ResponseListOptions{Respondent: opts.Respondent, After: opts.After, Before: opts.Before}).values()
-		if opts.Format != "" {
-			q.Set("format", opts.Format)
-		}
-	}
-	resp, err := c.t.send(ctx, call{method: "GET", path: pathf("/v1/protected/surveys/%s/responses/export", surveyID), q: q})
-	if err != nil {
-		return nil, err
-	}
-	return resp.Body, nil
-}
-
-// DeleteResponse deletes a response for good: it is gone from lists, stats, score
-// distributions and history, and its unsent webhook delivery is cancelled.
-func (c *Client) DeleteResponse(ctx context.Context, surveyID, responseID string) error {
-	return c.t.do(ctx, "DELETE", pathf("/v1/protected/surveys/%s/responses/%s", surveyID, responseID), nil, nil, nil, true)
-}
-
-// Erased counts what EraseRespondent deleted.
-type Erased struct {
-	Responses int `json:"responses"`
-	Events    int `json:"events"`
-}
-
-// EraseRespondent erases a person from every survey of the key's team: their responses, views
-// and dismissals, and what webhook deliveries kept of them; stats and history become as if they
-// never took part. Erasing again erases nothing and reports zeros.
-func (c *Client) EraseRespondent(ctx context.Context, respondent string) (Erased, error) {
-	var out struct {
-		Data Erased `json:"data"`
-	}
-	err := c.t.do(ctx, "DELETE", pathf("/v1/protected/respondents/%s", respondent), nil, nil, &out, true)
-	return out.Data, err
 }
