@@ -302,10 +302,29 @@ func (d *Dispatcher) sweep() {
 // send makes one attempt of a prepared delivery and records the outcome: succeeded, failed, or
 // pending again at the time of its next retry.
 func (d *Dispatcher) send(p prepared) {
-	ctx, del := d.sendCtx, p.del
-	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed}
-	a := d.attemptRecovered(ctx, p.target, del.ID, p.body, p.secrets)
-	res.Attempts, res.LastStatus = 1, a.status
+	ctx := d.sendCtx
+	a := d.attemptRecovered(ctx, p.target, p.del.ID, p.body, p.secrets)
+	res := d.decide(p.del, a, d.o.Now(), ctx.Err() != nil)
+	if res.State == store.DeliveryPending && res.Attempts > 0 {
+		d.log.Warn("webhook: attempt failed; will retry", "delivery", p.del.ID, "attempt", p.del.RoundAttempts+1,
+			"url", RedactURL(p.target), "status", a.status, "err", res.LastError, "retry_at", res.NextAttemptAt)
+	}
+	// Counted before the outcome is recorded and Observe told of it, so that whoever Observe
+	// wakes sees the attempt in the metrics.
+	d.countAttempt(res.State, p.del.RoundAttempts+1)
+	if res.State == store.DeliveryPending && ctx.Err() == nil {
+		d.record(res) // a retry, due at res.NextAttemptAt: not an outcome
+		return
+	}
+	d.finish(p.del, res, p.target)
+}
+
+// decide is what an attempt a of del, made at now, comes to: succeeded on a 2xx; pending again
+// after a backoff when it failed in a way worth retrying (a network error or timeout, 408, 429,
+// 5xx) and its round has retries left; failed otherwise (redirects and other statuses are
+// final). A sender that is stopping hands the delivery back pending, the attempt not counted.
+func (d *Dispatcher) decide(del store.Delivery, a attemptResult, now time.Time, stopping bool) store.DeliveryResult {
+	res := store.DeliveryResult{ID: del.ID, State: store.DeliveryFailed, Attempts: 1, LastStatus: a.status, At: now, NextAttemptAt: now}
 	switch {
 	case a.err == nil && a.status >= 200 && a.status < 300:
 		res.State = store.DeliverySucceeded
@@ -314,26 +333,14 @@ func (d *Dispatcher) send(p prepared) {
 	default:
 		res.LastError = strconv.Itoa(a.status) + " " + http.StatusText(a.status)
 	}
-	now := d.o.Now()
-	res.At, res.NextAttemptAt = now, now
 	switch {
-	case ctx.Err() != nil:
-		// Stopping: hand the delivery back for the next start, the attempt not counted.
+	case stopping:
 		res.State, res.Attempts, res.LastError = store.DeliveryPending, 0, "sender stopped before the delivery finished"
 	case res.State == store.DeliveryFailed && a.retryable() && del.RoundAttempts < d.o.RetryMax:
 		res.State = store.DeliveryPending
 		res.NextAttemptAt = now.Add(backoff(d.o.RetryWaitMin, d.o.RetryAfterMax, del.RoundAttempts, a))
-		d.log.Warn("webhook: attempt failed; will retry", "delivery", del.ID, "attempt", del.RoundAttempts+1,
-			"url", RedactURL(p.target), "status", a.status, "err", res.LastError, "retry_at", res.NextAttemptAt)
 	}
-	// Counted before the outcome is recorded and Observe told of it, so that whoever Observe
-	// wakes sees the attempt in the metrics.
-	d.countAttempt(res.State, del.RoundAttempts+1)
-	if res.State == store.DeliveryPending && ctx.Err() == nil {
-		d.record(res) // a retry, due at res.NextAttemptAt: not an outcome
-		return
-	}
-	d.finish(del, res, p.target)
+	return res
 }
 
 // countAttempt tells OnAttempt of an attempt that ended in state.
