@@ -3,18 +3,14 @@ package console
 import (
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
-	"math"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/svc-feedback/svc/internal/problem"
-	"github.com/svc-feedback/svc/internal/report"
 	"github.com/svc-feedback/svc/internal/reqlog"
 	"github.com/svc-feedback/svc/internal/wire"
 
@@ -51,32 +47,6 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 
 // resultsCSP allows the page its own stylesheet and nothing else: no script, no inline style.
 const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
-
-// timeRanges are the ranges the results page offers, with their labels.
-var timeRanges = []struct{ Value, Label string }{
-	{"all-time", "All time"}, {"last-7-days", "Last 7 days"}, {"last-30-days", "Last 30 days"},
-}
-
-// customRange turns the custom range form's from and to (days, as a date input sends them) into
-// the timeRange the API takes.
-func customRange(q url.Values) (url.Values, error) {
-	from, err := wire.Query(q, "from")
-	if err != nil {
-		return nil, err
-	}
-	to, err := wire.Query(q, "to")
-	if err != nil {
-		return nil, err
-	}
-	if q.Has("timeRange") || (from == "" && to == "") {
-		return q, nil
-	}
-	if from == "" || to == "" {
-		return nil, problem.BadRequest("a custom range needs its first and its last day")
-	}
-	q.Set("timeRange", "custom_"+from+"_"+to)
-	return q, nil
-}
 
 // Config configures the pages. The zero value is usable.
 type Config struct {
@@ -204,143 +174,6 @@ type surveyItem struct {
 	Stats store.Stats
 }
 
-// surveyPage is what the survey page shows.
-type surveyPage struct {
-	Survey    store.Survey
-	TimeRange string
-	Ranges    []struct{ Value, Label string }
-	// From and To fill the custom range's form: the first and last day shown.
-	From, To string
-	// Extra is the label of the range shown when no chip of Ranges is it (a custom range, an
-	// older quarter), shown as one more chip, the current one.
-	Extra    string
-	Current  report.SummaryPeriod
-	Previous *report.SummaryPeriod
-	MaxReach int64
-	Latest   []store.Response
-	// Older is the cursor of the next older page of the latest responses, if any; Paged says
-	// the page is not the newest.
-	Older string
-	Paged bool
-}
-
-// latestPage is how many responses the results page lists at a time.
-const latestPage = 10
-
-// pageRange is the survey and the range a survey page's query asks for (the API's timeRange,
-// or the custom range form's days), with the query as the API reads it.
-type pageRange struct {
-	q    url.Values
-	sv   store.Survey
-	tr   string
-	cur  report.Period
-	prev *report.Period
-}
-
-func (rs *Results) pageRange(r *http.Request) (pageRange, error) {
-	q, err := customRange(r.URL.Query())
-	if err != nil {
-		return pageRange{}, err
-	}
-	tr, err := wire.Query(q, "timeRange")
-	if err != nil {
-		return pageRange{}, err
-	}
-	sv, err := rs.surveyOf(r)
-	if err != nil {
-		return pageRange{}, err
-	}
-	cur, prev, err := report.Range(tr, rs.now(), sv.CreatedAt)
-	if tr == "" {
-		tr = "all-time"
-	}
-	return pageRange{q, sv, tr, cur, prev}, err
-}
-
-func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
-	pr, err := rs.pageRange(r)
-	if err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	q, sv, tr, cur, prev := pr.q, pr.sv, pr.tr, pr.cur, pr.prev
-	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
-		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly)}
-	if p.Current, err = report.Summary(r.Context(), rs.store, sv, cur, rs.maxPageBytes); err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	if prev != nil {
-		pp, err := report.Summary(r.Context(), rs.store, sv, *prev, rs.maxPageBytes)
-		if err != nil {
-			rs.fail(w, r, err)
-			return
-		}
-		p.Previous = &pp
-	}
-	p.Extra = extraRange(tr, p.Ranges, cur)
-	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
-	if err := rs.latest(r, q, sv, cur, &p); err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	rs.render(w, r, "survey.html", p)
-}
-
-// surveyOf is the request's {surveyId}, a survey of the team that is not deleted.
-func (rs *Results) surveyOf(r *http.Request) (store.Survey, error) {
-	id := r.PathValue("surveyId")
-	if !store.ValidSurveyID(id) {
-		return store.Survey{}, problem.BadRequest(fmt.Sprintf("surveyId %q is not a survey's id", wire.Truncate(id)))
-	}
-	sv, err := rs.store.Survey(r.Context(), rs.teamID, id)
-	if err == nil && sv.Status == store.StatusDeleted {
-		err = store.ErrNotFound
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Survey{}, problem.NotFound("survey not found")
-	}
-	return sv, err
-}
-
-// latest reads the page of the range's latest responses that q's cursor asks for (the newest
-// without one), and the cursor of the next older page.
-func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur report.Period, p *surveyPage) error {
-	cursor, err := wire.ParseCursor(q)
-	if err != nil {
-		return err
-	}
-	page, next, err := rs.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
-		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.maxPageBytes})
-	if err != nil {
-		return err
-	}
-	p.Latest, p.Paged = page, cursor != nil
-	if next != nil {
-		p.Older = *wire.EncodeCursor(next)
-	}
-	return nil
-}
-
-// export downloads the responses of the range a survey page shows, as the management API's
-// export does (format=csv, the default, or ndjson).
-func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
-	pr, err := rs.pageRange(r)
-	if err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	format, err := report.ParseFormat(pr.q)
-	if err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	q := store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}
-	if err := report.ServeExport(w, r, rs.log, rs.store, pr.sv, format, q, rs.maxPageBytes); err != nil {
-		rs.fail(w, r, err)
-	}
-}
-
 func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, data any) {
 	var b strings.Builder
 	if err := resultsTemplates.ExecuteTemplate(&b, name, data); err != nil {
@@ -390,124 +223,4 @@ func pageMessage(e *problem.Error) string {
 		return "Something went wrong on our side while making this page. It was logged; try again later."
 	}
 	return "This page cannot be shown: " + e.Message
-}
-
-// barWidth is a bar's width in per cent of the widest, at least a sliver for a count above 0.
-func barWidth(n, of int64) string {
-	if of <= 0 || n <= 0 {
-		return "0"
-	}
-	return fmt.Sprintf("%.1f", math.Max(1, 100*float64(n)/float64(of)))
-}
-
-// quarters are this quarter and the one before, as the picker offers them.
-func quarters(now time.Time) []struct{ Value, Label string } {
-	now = now.UTC()
-	q, year := (int(now.Month())-1)/3+1, now.Year()
-	var out []struct{ Value, Label string }
-	for range 2 {
-		v := fmt.Sprintf("q%d-%d", q, year)
-		out = append(out, struct{ Value, Label string }{v, fmt.Sprintf("Q%d %d", q, year)})
-		if q--; q == 0 {
-			q, year = 4, year-1
-		}
-	}
-	return out
-}
-
-// barRow is one bar of a chart: its label, count and width.
-type barRow struct {
-	Label string
-	Count int64
-	Width string
-}
-
-// bars are the bars of a question's chart: its scores, or its options and free text.
-func bars(q report.QuestionSummary) []barRow {
-	var rows []barRow
-	if q.Counts != nil {
-		for i, n := range q.Counts.N {
-			rows = append(rows, barRow{Label: fmt.Sprint(q.Counts.Low + i), Count: n})
-		}
-	}
-	for _, o := range q.Options {
-		rows = append(rows, barRow{Label: o.Value, Count: o.Count})
-	}
-	if q.Other != nil {
-		rows = append(rows, barRow{Label: "Other (free text)", Count: *q.Other})
-	}
-	var most int64
-	for _, r := range rows {
-		most = max(most, r.Count)
-	}
-	for i := range rows {
-		rows[i].Width = barWidth(rows[i].Count, most)
-	}
-	return rows
-}
-
-// extraRange is the chip of a range that none of ranges is: "Custom: 20–25 Nov 2026" for a
-// custom range, "Q1 2025" for a quarter the chips do not list; "" when a chip is the range.
-func extraRange(tr string, ranges []struct{ Value, Label string }, cur report.Period) string {
-	for _, r := range ranges {
-		if r.Value == tr {
-			return ""
-		}
-	}
-	var q, year int
-	if _, err := fmt.Sscanf(tr, "q%d-%d", &q, &year); err == nil {
-		return fmt.Sprintf("Q%d %d", q, year)
-	}
-	return "Custom: " + periodText(wire.Time(cur.Start), wire.Time(cur.End))
-}
-
-// periodText says when a period is, for people: whole days as days ("20–25 Nov 2026", the end
-// being the start of the day after the last), any other as times in UTC.
-func periodText(start, end wire.Time) string {
-	s, e := time.Time(start).UTC(), time.Time(end).UTC()
-	midnight := func(t time.Time) bool { return t.Equal(t.Truncate(24 * time.Hour)) }
-	if !midnight(s) || !midnight(e) || !e.After(s) {
-		return s.Format("2 Jan 2006 15:04") + " to " + e.Format("2 Jan 2006 15:04") + " (UTC)"
-	}
-	last := e.AddDate(0, 0, -1)
-	switch {
-	case last.Equal(s):
-		return s.Format("2 Jan 2006")
-	case s.Year() != last.Year():
-		return s.Format("2 Jan 2006") + " – " + last.Format("2 Jan 2006")
-	case s.Month() != last.Month():
-		return s.Format("2 Jan") + " – " + last.Format("2 Jan 2006")
-	}
-	return s.Format("2") + "–" + last.Format("2 Jan 2006")
-}
-
-// npsView is what the page shows of an NPS question: the score as a whole number from -100 to
-// 100 with its zone, and how many promoters, passives and detractors there were, with their
-// shares in per cent.
-type npsView struct {
-	Score                                       int
-	Zone                                        string
-	Promoters, Passives, Detractors             int64
-	PromoterShare, PassiveShare, DetractorShare string
-}
-
-func npsOf(q report.QuestionSummary) npsView {
-	var v npsView
-	if q.NPS == nil || q.Promoters == nil {
-		return v
-	}
-	v.Score = int(math.Round(*q.NPS))
-	switch {
-	case v.Score < 0:
-		v.Zone = "needs work"
-	case v.Score < 50:
-		v.Zone = "good"
-	default:
-		v.Zone = "excellent"
-	}
-	v.Promoters, v.Passives, v.Detractors = *q.Promoters, *q.Passives, *q.Detractors
-	total := float64(max(v.Promoters+v.Passives+v.Detractors, 1))
-	share := func(n int64) string { return fmt.Sprintf("%.0f", 100*float64(n)/total) }
-	v.PromoterShare, v.PassiveShare, v.DetractorShare = share(v.Promoters), share(v.Passives), share(v.Detractors)
-	return v
 }

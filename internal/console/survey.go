@@ -1,0 +1,210 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/svc-feedback/svc/internal/problem"
+	"github.com/svc-feedback/svc/internal/report"
+	"github.com/svc-feedback/svc/internal/wire"
+	"github.com/svc-feedback/svc/store"
+)
+
+// A survey's page: its summary over a time range and the period before, its latest
+// responses ten at a time, and the download of the range's responses.
+
+// surveyPage is what the survey page shows.
+type surveyPage struct {
+	Survey    store.Survey
+	TimeRange string
+	Ranges    []struct{ Value, Label string }
+	// From and To fill the custom range's form: the first and last day shown.
+	From, To string
+	// Extra is the label of the range shown when no chip of Ranges is it (a custom range, an
+	// older quarter), shown as one more chip, the current one.
+	Extra    string
+	Current  report.SummaryPeriod
+	Previous *report.SummaryPeriod
+	MaxReach int64
+	Latest   []store.Response
+	// Older is the cursor of the next older page of the latest responses, if any; Paged says
+	// the page is not the newest.
+	Older string
+	Paged bool
+}
+
+// latestPage is how many responses the results page lists at a time.
+const latestPage = 10
+
+// pageRange is the survey and the range a survey page's query asks for (the API's timeRange,
+// or the custom range form's days), with the query as the API reads it.
+type pageRange struct {
+	q    url.Values
+	sv   store.Survey
+	tr   string
+	cur  report.Period
+	prev *report.Period
+}
+
+func (rs *Results) pageRange(r *http.Request) (pageRange, error) {
+	q, err := customRange(r.URL.Query())
+	if err != nil {
+		return pageRange{}, err
+	}
+	tr, err := wire.Query(q, "timeRange")
+	if err != nil {
+		return pageRange{}, err
+	}
+	sv, err := rs.surveyOf(r)
+	if err != nil {
+		return pageRange{}, err
+	}
+	cur, prev, err := report.Range(tr, rs.now(), sv.CreatedAt)
+	if tr == "" {
+		tr = "all-time"
+	}
+	return pageRange{q, sv, tr, cur, prev}, err
+}
+
+func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
+	pr, err := rs.pageRange(r)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	q, sv, tr, cur, prev := pr.q, pr.sv, pr.tr, pr.cur, pr.prev
+	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
+		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly)}
+	if p.Current, err = report.Summary(r.Context(), rs.store, sv, cur, rs.maxPageBytes); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	if prev != nil {
+		pp, err := report.Summary(r.Context(), rs.store, sv, *prev, rs.maxPageBytes)
+		if err != nil {
+			rs.fail(w, r, err)
+			return
+		}
+		p.Previous = &pp
+	}
+	p.Extra = extraRange(tr, p.Ranges, cur)
+	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
+	if err := rs.latest(r, q, sv, cur, &p); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	rs.render(w, r, "survey.html", p)
+}
+
+// surveyOf is the request's {surveyId}, a survey of the team that is not deleted.
+func (rs *Results) surveyOf(r *http.Request) (store.Survey, error) {
+	id := r.PathValue("surveyId")
+	if !store.ValidSurveyID(id) {
+		return store.Survey{}, problem.BadRequest(fmt.Sprintf("surveyId %q is not a survey's id", wire.Truncate(id)))
+	}
+	sv, err := rs.store.Survey(r.Context(), rs.teamID, id)
+	if err == nil && sv.Status == store.StatusDeleted {
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Survey{}, problem.NotFound("survey not found")
+	}
+	return sv, err
+}
+
+// latest reads the page of the range's latest responses that q's cursor asks for (the newest
+// without one), and the cursor of the next older page.
+func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur report.Period, p *surveyPage) error {
+	cursor, err := wire.ParseCursor(q)
+	if err != nil {
+		return err
+	}
+	page, next, err := rs.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
+		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.maxPageBytes})
+	if err != nil {
+		return err
+	}
+	p.Latest, p.Paged = page, cursor != nil
+	if next != nil {
+		p.Older = *wire.EncodeCursor(next)
+	}
+	return nil
+}
+
+// export downloads the responses of the range a survey page shows, as the management API's
+// export does (format=csv, the default, or ndjson).
+func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
+	pr, err := rs.pageRange(r)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	format, err := report.ParseFormat(pr.q)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	q := store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}
+	if err := report.ServeExport(w, r, rs.log, rs.store, pr.sv, format, q, rs.maxPageBytes); err != nil {
+		rs.fail(w, r, err)
+	}
+}
+
+// timeRanges are the ranges the results page offers, with their labels.
+var timeRanges = []struct{ Value, Label string }{
+	{"all-time", "All time"}, {"last-7-days", "Last 7 days"}, {"last-30-days", "Last 30 days"},
+}
+
+// customRange turns the custom range form's from and to (days, as a date input sends them) into
+// the timeRange the API takes.
+func customRange(q url.Values) (url.Values, error) {
+	from, err := wire.Query(q, "from")
+	if err != nil {
+		return nil, err
+	}
+	to, err := wire.Query(q, "to")
+	if err != nil {
+		return nil, err
+	}
+	if q.Has("timeRange") || (from == "" && to == "") {
+		return q, nil
+	}
+	if from == "" || to == "" {
+		return nil, problem.BadRequest("a custom range needs its first and its last day")
+	}
+	q.Set("timeRange", "custom_"+from+"_"+to)
+	return q, nil
+}
+
+// extraRange is the chip of a range that none of ranges is: "Custom: 20–25 Nov 2026" for a
+// custom range, "Q1 2025" for a quarter the chips do not list; "" when a chip is the range.
+func extraRange(tr string, ranges []struct{ Value, Label string }, cur report.Period) string {
+	for _, r := range ranges {
+		if r.Value == tr {
+			return ""
+		}
+	}
+	var q, year int
+	if _, err := fmt.Sscanf(tr, "q%d-%d", &q, &year); err == nil {
+		return fmt.Sprintf("Q%d %d", q, year)
+	}
+	return "Custom: " + periodText(wire.Time(cur.Start), wire.Time(cur.End))
+}
+
+// quarters are this quarter and the one before, as the picker offers them.
+func quarters(now time.Time) []struct{ Value, Label string } {
+	now = now.UTC()
+	q, year := (int(now.Month())-1)/3+1, now.Year()
+	var out []struct{ Value, Label string }
+	for range 2 {
+		v := fmt.Sprintf("q%d-%d", q, year)
+		out = append(out, struct{ Value, Label string }{v, fmt.Sprintf("Q%d %d", q, year)})
+		if q--; q == 0 {
+			q, year = 4, year-1
+		}
+	}
+	return out
+}
