@@ -1,19 +1,14 @@
-// Checked by `npm run check` (tsc), never run: the README's example compiles against svc.d.ts,
-// whose types the widget's source uses as its own.
+// Checked by `npm run check` (tsc), never run: what svc.d.ts declares beyond the README's snippet
+// (which readme.mjs copies into readme.gen.ts, checked too).
 /// <reference path="../../svc.d.ts" />
 
-export async function readmeExample(): Promise<void> {
+export async function everyOption(): Promise<void> {
   const result = await Svc.show({
     surveyId: "c…",
     publishableKey: "svc_pk_…",
     respondent: "user-42",
-    metadata: { page: location.pathname },
-    apiBase: "https://app.example.com/feedback",
-    target: document.querySelector("#feedback"),
-    skipIfResponded: true,
-    cooldownDays: 0,
-    autoCloseSeconds: 0,
-    labels: { close: "Close" },
+    colorScheme: "auto",
+    labels: { close: "Schließen", requiredMark: "Pflicht", pickUpTo: "Bis zu {max}" },
   });
   if (result.outcome === "completed") console.log(result.responseId);
   window.Svc.close();
