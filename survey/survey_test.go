@@ -132,7 +132,7 @@ func TestValidateRejects(t *testing.T) {
 		{"empty question id", func(d *survey.Definition) { d.Questions[1].ID = "" }, "questions[1].id is required"},
 		{"duplicate question id", func(d *survey.Definition) { d.Questions[1].ID = "nps" }, `"nps" is used twice`},
 		{"duplicate position", func(d *survey.Definition) { d.Questions[1].Position = 0 }, "position 0 is used twice"},
-		{"negative position", func(d *survey.Definition) { d.Questions[1].Position = -1 }, "must not be negative"},
+		{"negative position", func(d *survey.Definition) { d.Questions[1].Position = -1 }, "must be an integer from 0 to"},
 		{"scale too small", func(d *survey.Definition) { setRating(d, 1) }, "scale must be an integer from 2 to 10"},
 		{"scale too large", func(d *survey.Definition) { setRating(d, 11) }, "scale must be an integer from 2 to 10"},
 		{"no options", func(d *survey.Definition) {
