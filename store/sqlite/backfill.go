@@ -57,7 +57,7 @@ func backfillSurvey(ctx context.Context, tx *sql.Tx, surveyID string, def *surve
 	d := newDeltas()
 	n := 0
 	flush := func() error {
-		err := applyDeltas(tx, d)
+		err := applyCounts(tx, d.counts)
 		d.reset()
 		n = 0
 		return err

@@ -66,6 +66,11 @@ type Options struct {
 	// It must return quickly: the next batch waits for it.
 	OnCommit func(writes int, took time.Duration)
 
+	// foldAt and foldEvery let tests drive folds of the count log themselves: zero means
+	// foldAt and foldEvery, a negative foldEvery no fold when idle. foldHook is Store.foldHook.
+	foldAt    int
+	foldEvery time.Duration
+	foldHook  func()
 	// checkpointEvery and walRestartFrames let tests drive checkpoints themselves: zero means
 	// checkpointInterval and walRestartFrames, a negative checkpointEvery no checkpointer.
 	checkpointEvery  time.Duration
@@ -114,6 +119,16 @@ type Store struct {
 	// lastBatchLocked tells that the writer's last batch found the database locked by another
 	// connection; only the writer goroutine touches it.
 	lastBatchLocked bool
+	// logged is about how many changes the count log holds, txLogged how many it will once
+	// the running batch commits; encoded is the buffer a batch's changes are encoded in. Only
+	// the writer goroutine touches them (see fold.go).
+	logged, txLogged int
+	encoded          []byte
+	foldAt           int
+	foldEvery        time.Duration
+	// foldHook, when set, is called by a fold between its writes to the rollups and its
+	// delete of the log rows: tests kill the process there.
+	foldHook func()
 	// results holds the outcomes of the writer's batch, kept from batch to batch: made for
 	// each batch with room for a full one, it was a 4 KiB allocation per commit.
 	results []error
@@ -150,6 +165,14 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		cache:      newReadCache(o.CacheTTL),
 		op:         newDeltas(),
 		pending:    newDeltas(),
+		foldAt:     o.foldAt,
+		foldEvery:  o.foldEvery,
+		foldHook:   o.foldHook,
+	}
+	// Changes a crash left in the log are folded once the writer is idle.
+	if err := s.wdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM count_log`).Scan(&s.logged); err != nil {
+		c.close()
+		return nil, fmt.Errorf("sqlite: %s: read the count log: %w", path, err)
 	}
 	s.opPool.New = func() any { return &writeOp{done: make(chan error, 1)} }
 	go s.writer()
@@ -181,6 +204,12 @@ func (opts *Options) withDefaults() (Options, error) {
 	}
 	if o.CacheTTL == 0 {
 		o.CacheTTL = time.Second
+	}
+	if o.foldAt <= 0 {
+		o.foldAt = foldAt
+	}
+	if o.foldEvery == 0 {
+		o.foldEvery = foldEvery
 	}
 	if o.walRestartFrames <= 0 {
 		o.walRestartFrames = walRestartFrames

@@ -51,12 +51,22 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func (s *Store) writer() {
 	defer close(s.writerDone)
 	batch := make([]*writeOp, 0, s.maxBatch)
+	var idle <-chan time.Time
+	if s.foldEvery > 0 {
+		t := time.NewTicker(s.foldEvery)
+		defer t.Stop()
+		idle = t.C
+	}
 	for {
 		select {
 		case op := <-s.ops:
 			s.finishCheckpointIfAsked()
 			batch = s.commit(append(batch[:0], op))
 			s.failQueuedIfLocked(batch)
+		case <-idle:
+			if s.logged > 0 && len(s.ops) == 0 {
+				batch = s.foldAlone(batch)
+			}
 		case <-s.closing:
 			// Finish what was queued before Close; later writes see ErrClosed.
 			for {
@@ -64,11 +74,24 @@ func (s *Store) writer() {
 				case op := <-s.ops:
 					s.commit([]*writeOp{op})
 				default:
+					if s.logged > 0 {
+						s.foldAlone(batch)
+					}
 					return
 				}
 			}
 		}
 	}
+}
+
+// foldAlone folds the count log in a transaction of its own (which the writes queued meanwhile
+// join). A fold that fails leaves the log as it was, for the next one: reads count what it
+// holds either way.
+func (s *Store) foldAlone(batch []*writeOp) []*writeOp {
+	op := &writeOp{fn: func(tx *sql.Tx) error { return s.fold(tx, nil) }, done: make(chan error, 1)}
+	batch = s.commit(append(batch[:0], op))
+	<-op.done
+	return batch
 }
 
 // errQueuedBehindLock is the error of a write failed, without being tried, because the batch
@@ -135,6 +158,7 @@ func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]*writeOp, []error, e
 	results := s.results[:0]
 	defer func() { s.results = results[:0] }() // keeps the grown slice for the next batch
 	s.pending.reset()
+	s.txLogged = s.logged
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return batch, make([]error, len(batch)), mapErr(err, "sqlite: begin")
@@ -178,13 +202,14 @@ func (s *Store) runBatch(batch []*writeOp, isolate bool) ([]*writeOp, []error, e
 			}
 		}
 	}
-	if err := s.applyDeltas(tx, s.pending); err != nil {
+	if err := s.writeDeltas(tx, s.pending); err != nil {
 		_ = tx.Rollback()
 		return batch, make([]error, len(batch)), err // nothing was written
 	}
 	if err := tx.Commit(); err != nil {
 		return batch, make([]error, len(batch)), mapErr(err, "sqlite: commit")
 	}
+	s.logged = s.txLogged
 	return batch, results, nil
 }
 

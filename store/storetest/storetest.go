@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Counts", testCounts},
 		{"CountsAnyRange", testCountsAnyRange},
 		{"AnswerCounts", testAnswerCounts},
+		{"CountsThroughBurst", testCountsThroughBurst},
 		{"Import", testImport},
 		{"ImportConcurrent", testImportConcurrent},
 		{"Outbox", testOutbox},

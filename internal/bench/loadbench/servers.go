@@ -29,14 +29,15 @@ const loadSurvey = "loadsurvey0001"
 // prepare makes sure the database holds the benchmark survey and an empty load survey.
 func prepare(db string, rows int) error {
 	ctx := context.Background()
-	if err := clearLoad(ctx, db); err != nil {
-		return fmt.Errorf("clear the last runs' load: %w", err)
-	}
+	// Opened first, the store brings the database's tables up to date for the clearing.
 	st, err := benchdata.Open(ctx, db, rows, func(f string, a ...any) { slog.Info("benchdata: " + sprintf(f, a...)) })
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if err := clearLoad(ctx, db); err != nil {
+		return fmt.Errorf("clear the last runs' load: %w", err)
+	}
 	sv := store.Survey{ID: loadSurvey, TeamID: benchdata.TeamID, Status: store.StatusActive, Definition: survey.Sample(),
 		CreatedAt: benchdata.Start, UpdatedAt: benchdata.Start}
 	if err := st.CreateSurvey(ctx, sv); err != nil && !errors.Is(err, store.ErrConflict) {
@@ -47,7 +48,7 @@ func prepare(db string, rows int) error {
 
 // loadTables hold what a load writes, by survey_id, and the load survey itself (by id), last.
 var loadTables = []string{"responses", "events", "respondents", "survey_stats", "deliveries",
-	"rating_minutes", "rating_hours", "rating_days", "rating_totals", "surveys"}
+	"rating_minutes", "rating_hours", "rating_days", "rating_totals", "count_log", "surveys"}
 
 // clearLoad deletes the load survey and everything earlier runs wrote into it, so that every
 // run starts from the same database. (Left to pile up, the load survey had grown to 12.6
