@@ -63,12 +63,9 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 			}
 			return badRequest(fmt.Sprintf("unknown member %q; a survey has %s", wire.Truncate(name), strings.Join(surveyMembers, ", ")))
 		}
-		var raw json.RawMessage
-		if err := jr.dec.Decode(&raw); err != nil {
-			return badRequest(describeJSONError(err))
-		}
+		raw, err := jr.raw()
 		members[name] = raw
-		return nil
+		return err
 	})
 	if err == errNotObject {
 		return nil, badRequest("the body must be a JSON object: a survey")
@@ -76,7 +73,7 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 	if err != nil {
 		return nil, err
 	}
-	if jr.dec.More() {
+	if err := jr.end(); err != nil {
 		return nil, badRequest("malformed JSON: data after the survey object")
 	}
 	return members, nil

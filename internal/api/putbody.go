@@ -1,11 +1,9 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/svc-feedback/svc/internal/wire"
 
@@ -78,7 +76,7 @@ func decodeAnswers(jr *jsonReader, def *survey.Definition) (survey.Answers, erro
 		return nil
 	})
 	switch {
-	case errors.Is(err, errNotObject) && t == nil:
+	case errors.Is(err, errNotObject) && t.Kind() == 'n':
 		return nil, nil
 	case errors.Is(err, errNotObject):
 		return nil, badRequest(`field "data" must be an object of answers by question id, not ` + tokenKind(t))
@@ -94,22 +92,21 @@ func decodeAnswer(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch v := t.(type) {
-	case string:
-		return survey.Text(v), nil
-	case json.Number:
-		f, err := strconv.ParseFloat(string(v), 64)
+	switch t.Kind() {
+	case '"':
+		return survey.Text(t.String()), nil
+	case '0':
+		f, err := t.Float()
 		if err != nil || math.IsInf(f, 0) {
-			return nil, badRequest(fmt.Sprintf("answer to %q holds a number out of range: %s", wire.Truncate(q.ID), wire.Truncate(string(v))))
+			return nil, badRequest(fmt.Sprintf("answer to %q holds a number out of range: %s", wire.Truncate(q.ID), wire.Truncate(t.String())))
 		}
 		if f == 0 {
 			f = 0 // -0 is valid JSON, but the answer is the score 0
 		}
 		return survey.Number(f), nil
-	case json.Delim:
-		if v == '[' {
-			return decodeChoices(jr, q)
-		}
+	case '[':
+		return decodeChoices(jr, q)
+	case '{':
 		return decodeBugReport(jr, q)
 	}
 	return nil, badRequest(fmt.Sprintf("invalid answer to question %q: an answer must be a string, a number, a list of strings or a bug report object", wire.Truncate(q.ID)))
@@ -122,7 +119,7 @@ func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 		return nil, asBadRequest(q.ValidateAnswer(survey.Choices{}))
 	}
 	list := survey.Choices{}
-	for jr.dec.More() {
+	for jr.more() {
 		if len(list) == limit {
 			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: at most %d choices are allowed", wire.Truncate(q.ID), limit))
 		}
@@ -130,11 +127,10 @@ func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, ok := t.(string)
-		if !ok {
+		if t.Kind() != '"' {
 			return nil, badRequest(fmt.Sprintf("invalid answer to question %q: a list answer must hold only strings", wire.Truncate(q.ID)))
 		}
-		list = append(list, s)
+		list = append(list, t.String())
 	}
 	_, err := jr.token() // the closing bracket
 	return list, err
@@ -190,17 +186,17 @@ func decodeMetadata(jr *jsonReader) (map[string]string, bool, error) {
 		if err != nil {
 			return err
 		}
-		switch v := t.(type) {
-		case string:
-			meta[k] = v
+		switch t.Kind() {
+		case '"':
+			meta[k] = t.String()
 			return nil
-		case nil:
+		case 'n':
 			return badRequest(fmt.Sprintf("metadata value of %q must be a string, not null", wire.Truncate(k)))
 		}
 		return badRequest(fmt.Sprintf(`field "metadata" must be an object of strings, not holding %s`, tokenKind(t)))
 	})
 	switch {
-	case errors.Is(err, errNotObject) && t == nil:
+	case errors.Is(err, errNotObject) && t.Kind() == 'n':
 		return nil, false, nil
 	case errors.Is(err, errNotObject):
 		return nil, false, badRequest(`field "metadata" must be an object of strings, not ` + tokenKind(t))

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/svc-feedback/svc/internal/wire"
 )
 
@@ -21,70 +23,92 @@ import (
 // many unknown members, which are skipped, cannot make the set of names seen grow with it.
 const maxBodyMembers = 64
 
-// jsonReader reads a request body's JSON tokens.
+// jsonReader reads a request body's JSON tokens, with jsontext (encoding/json/jsontext from Go
+// 1.27): it reads a token without allocating more than its string, and refuses a member name
+// given twice in any object, which encoding/json would let through keeping the last.
 type jsonReader struct {
-	dec *json.Decoder
+	dec *jsontext.Decoder
 }
 
 func newJSONReader(body []byte) *jsonReader {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	return &jsonReader{dec: dec}
+	// Invalid UTF-8 is taken, as U+FFFD, as encoding/json takes it: a browser cutting a text at
+	// a length limit can split a surrogate pair, and the answer is still worth keeping.
+	return &jsonReader{dec: jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowInvalidUTF8(true))}
 }
 
 // errNotObject is the error of a value that should be an object.
 var errNotObject = errors.New("not an object")
 
 // token reads the next token, turning the decoder's errors into a 400.
-func (jr *jsonReader) token() (json.Token, error) {
-	t, err := jr.dec.Token()
+func (jr *jsonReader) token() (jsontext.Token, error) {
+	t, err := jr.dec.ReadToken()
 	if err != nil {
-		if err == io.EOF {
-			return nil, badRequest("malformed JSON: the body ends too early")
-		}
-		return nil, badRequest(describeJSONError(err))
+		return jsontext.Token{}, badRequest(describeTokenError(err))
 	}
 	return t, nil
+}
+
+// describeTokenError says what is wrong with a body the decoder refused.
+func describeTokenError(err error) string {
+	var syntax *jsontext.SyntacticError
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: the body ends too early"
+	case errors.As(err, &syntax) && errors.Is(err, jsontext.ErrDuplicateName):
+		return fmt.Sprintf("the member %q appears twice", wire.Truncate(syntax.JSONPointer.LastToken()))
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", syntax.ByteOffset, syntax.Err)
+	}
+	return "malformed JSON: " + err.Error()
+}
+
+// more reports whether the array or object being read has another element.
+func (jr *jsonReader) more() bool {
+	k := jr.dec.PeekKind()
+	return k != ']' && k != '}' && k != 0
 }
 
 // object reads an object, calling member for each member name with the decoder at its value;
 // member must read the value whole. Names must be distinct; at most limit members (0 for no
 // limit). It returns errNotObject, having read the token, when the value is not an object, and
 // the token read then.
-func (jr *jsonReader) object(limit int, member func(name string) error) (json.Token, error) {
+func (jr *jsonReader) object(limit int, member func(name string) error) (jsontext.Token, error) {
 	t, err := jr.token()
 	if err != nil {
-		return nil, err
+		return jsontext.Token{}, err
 	}
-	if t != json.Delim('{') {
+	if t.Kind() != '{' {
 		return t, errNotObject
 	}
-	return nil, jr.members(limit, member)
+	return jsontext.Token{}, jr.members(limit, member)
 }
 
 // members reads the members of an object whose opening brace was read, and its closing brace,
-// as object does.
+// as object does. The decoder refuses a name given twice.
 func (jr *jsonReader) members(limit int, member func(name string) error) error {
-	seen := make(map[string]bool)
-	for jr.dec.More() {
+	for n := 1; jr.more(); n++ {
 		t, err := jr.token()
 		if err != nil {
 			return err
 		}
-		name, _ := t.(string)
-		if seen[name] {
-			return badRequest(fmt.Sprintf("the member %q appears twice", wire.Truncate(name)))
-		}
-		seen[name] = true
-		if limit > 0 && len(seen) > limit {
+		if limit > 0 && n > limit {
 			return badRequest(fmt.Sprintf("an object here may have at most %d members", limit))
 		}
-		if err := member(name); err != nil {
+		if err := member(t.String()); err != nil {
 			return err
 		}
 	}
 	_, err := jr.token() // the closing brace
 	return err
+}
+
+// raw reads a whole value as it is written.
+func (jr *jsonReader) raw() (json.RawMessage, error) {
+	v, err := jr.dec.ReadValue()
+	if err != nil {
+		return nil, badRequest(describeTokenError(err))
+	}
+	return json.RawMessage(v.Clone()), nil
 }
 
 // Bounds on a member svc does not read, which it skips token by token: its memory is that of
@@ -101,17 +125,15 @@ func (jr *jsonReader) skip() error {
 		if n == maxSkippedTokens {
 			return badRequest(fmt.Sprintf("a member svc does not read may hold at most %d values", maxSkippedTokens))
 		}
-		t, err := jr.token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
+		if k := jr.dec.PeekKind(); k == '[' || k == '{' {
 			if depth++; depth > maxSkippedDepth {
 				return badRequest(fmt.Sprintf("a member svc does not read may nest at most %d deep", maxSkippedDepth))
 			}
-		case json.Delim('}'), json.Delim(']'):
+		} else if k == ']' || k == '}' {
 			depth--
+		}
+		if _, err := jr.token(); err != nil {
+			return err
 		}
 		if depth == 0 {
 			return nil
@@ -125,10 +147,11 @@ func (jr *jsonReader) stringOrNull(field string) (*string, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch v := t.(type) {
-	case string:
+	switch t.Kind() {
+	case '"':
+		v := t.String()
 		return &v, nil
-	case nil:
+	case 'n':
 		return nil, nil
 	}
 	return nil, badRequest(fmt.Sprintf("field %q must be a string, not %s", field, tokenKind(t)))
@@ -140,10 +163,10 @@ func (jr *jsonReader) boolOrNull(field string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	switch v := t.(type) {
-	case bool:
-		return v, nil
-	case nil:
+	switch t.Kind() {
+	case 't', 'f':
+		return t.Bool(), nil
+	case 'n':
 		return false, nil
 	}
 	return false, badRequest(fmt.Sprintf("field %q must be true or false, not %s", field, tokenKind(t)))
@@ -151,7 +174,7 @@ func (jr *jsonReader) boolOrNull(field string) (bool, error) {
 
 // end checks that nothing but white space follows the body's value.
 func (jr *jsonReader) end() error {
-	if _, err := jr.dec.Token(); err != io.EOF {
+	if _, err := jr.dec.ReadToken(); err != io.EOF {
 		return badRequest("the request body has data after its JSON value")
 	}
 	return nil
@@ -159,20 +182,19 @@ func (jr *jsonReader) end() error {
 
 // tokenKind names the JSON kind of a token read where another kind was due, as "a JSON
 // number"; an opening delimiter stands for its array or object.
-func tokenKind(t json.Token) string {
-	switch t := t.(type) {
-	case json.Delim:
-		if t == '[' {
-			return "a JSON array"
-		}
+func tokenKind(t jsontext.Token) string {
+	switch t.Kind() {
+	case '[':
+		return "a JSON array"
+	case '{':
 		return "a JSON object"
-	case string:
+	case '"':
 		return "a JSON string"
-	case json.Number, float64:
+	case '0':
 		return "a JSON number"
-	case bool:
+	case 't', 'f':
 		return "a JSON boolean"
-	case nil:
+	case 'n':
 		return "null"
 	}
 	return "another JSON value"
