@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -22,24 +23,39 @@ const MaxSummaryText = 500
 // that are text (a string, cut at MaxSummaryText characters) or a list of choices, as a JSON
 // object by question id; nil when it has none.
 func SummaryTexts(a survey.Answers) []byte {
-	texts := make(map[string]any)
-	for id, ans := range a {
-		switch v := ans.(type) {
+	var b []byte
+	for _, id := range jsonappend.SortedKeys(a) { // as encoding/json orders a map's keys
+		switch v := a[id].(type) {
 		case survey.Text:
-			texts[id] = cutText(string(v))
+			b = appendTextKey(b, id)
+			b = jsonappend.String(b, cutText(string(v)))
 		case survey.Choices:
-			cut := make([]string, len(v))
+			b = appendTextKey(b, id)
+			b = append(b, '[')
 			for i, c := range v {
-				cut[i] = cutText(c)
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = jsonappend.String(b, cutText(c))
 			}
-			texts[id] = cut
+			b = append(b, ']')
 		}
 	}
-	if len(texts) == 0 {
+	if b == nil {
 		return nil
 	}
-	b, _ := json.Marshal(texts) // strings and lists of them always encode
-	return b
+	return append(b, '}')
+}
+
+// appendTextKey opens the object of SummaryTexts, or goes on to its next member, and writes the
+// member's name.
+func appendTextKey(b []byte, id string) []byte {
+	if b == nil {
+		b = append(make([]byte, 0, 128), '{')
+	} else {
+		b = append(b, ',')
+	}
+	return append(jsonappend.String(b, id), ':')
 }
 
 // cutText keeps the first MaxSummaryText characters of s.
