@@ -7,76 +7,74 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/countlog"
 	"github.com/svc-feedback/svc/store/internal/rollup"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
-// ratingShards is how many rows each rating count is spread over: fewer than the counters',
-// since a score distribution reads every row of its buckets, and a rating row is shared only by
-// writes of one score in one minute.
-const ratingShards = 2
-
 // rollupTables are the per-bucket rating count tables, in the order of rollup.Sizes.
 var rollupTables = []string{"rating_days", "rating_hours", "rating_minutes"}
 
-// queueRatings queues adding delta to each count, in the totals and in every rollup at the
-// buckets of createdAt, on the row that row picks (see rowOf).
-func queueRatings(b *pgx.Batch, row int, surveyID string, sc []store.Count, createdAt int64, delta int) {
-	d := make(ratingDeltas, len(sc))
-	d.add(surveyID, sc, createdAt, int64(delta))
-	d.queue(b, row)
+// queueRatings queues logging delta added to each count at the minute of createdAt (see
+// fold.go).
+func queueRatings(b *pgx.Batch, surveyID string, sc []store.Count, createdAt int64, delta int) {
+	c := countlog.Changes{}
+	addChanges(c, surveyID, sc, createdAt, int64(delta))
+	queueLog(b, c)
 }
 
-// ratingDeltas are changes to counts, summed by survey, count and minute: a batch of writes
-// that add to the same counts in the same minute changes each rollup row once.
-type ratingDeltas map[ratingKey]int64
-
-type ratingKey struct {
-	surveyID, key string
-	score         int32
-	minute        int64
-}
-
-// add adds delta to each count at the minute of createdAt.
-func (d ratingDeltas) add(surveyID string, sc []store.Count, createdAt int64, delta int64) {
-	minute := rollup.FloorDiv(createdAt, rollup.MinuteMS)
-	for _, c := range sc {
-		d[ratingKey{surveyID, c.Key, int32(c.N), minute}] += delta
+// addChanges adds delta to each count of sc at the minute of createdAt.
+func addChanges(c countlog.Changes, surveyID string, sc []store.Count, createdAt int64, delta int64) {
+	for _, k := range sc {
+		c.Add(surveyID, k.Key, k.N, createdAt, delta)
 	}
 }
 
-// queue queues the changes on the rows that row picks: one statement for all of them, its four
-// upserts reading the changes as arrays, each summing them to its own bucket size (one
-// statement may not upsert a row twice) and taking its rows in one order, so that concurrent
-// writers lock shared rows in the same order and never deadlock on them.
-func (d ratingDeltas) queue(b *pgx.Batch, row int) {
+// queueLog queues the changes' rows of the count log, one per survey, and reports how many
+// changes they hold.
+func queueLog(b *pgx.Batch, c countlog.Changes) int {
 	n := 0
-	for _, v := range d {
-		if v != 0 {
-			n++
+	for surveyID, m := range c {
+		if len(m) == 0 {
+			continue
 		}
+		b.Queue(`INSERT INTO count_log (survey_id, changes) VALUES ($1, $2)`, surveyID, countlog.Encode(nil, m))
+		n += len(m)
 	}
+	return n
+}
+
+// queueFold queues adding the changes to the rollups: one statement for all of them, its four
+// upserts reading the changes as arrays, each summing them to its own bucket size (one
+// statement may not upsert a row twice) and taking its rows in one order.
+func queueFold(b *pgx.Batch, c countlog.Changes) {
+	n := c.Len()
 	if n == 0 {
 		return
 	}
 	surveys, keys := make([]string, 0, n), make([]string, 0, n)
 	scores, deltas := make([]int32, 0, n), make([]int64, 0, n)
 	days, hours, minutes := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
-	for k, v := range d {
-		if v == 0 {
-			continue
+	for surveyID, m := range c {
+		for k, v := range m {
+			if v == 0 {
+				continue
+			}
+			surveys, keys, scores, deltas = append(surveys, surveyID), append(keys, k.Name), append(scores, int32(k.Score)), append(deltas, v)
+			ms := k.Minute * rollup.MinuteMS
+			days = append(days, rollup.FloorDiv(ms, rollup.DayMS))
+			hours = append(hours, rollup.FloorDiv(ms, rollup.HourMS))
+			minutes = append(minutes, k.Minute)
 		}
-		surveys, keys, scores, deltas = append(surveys, k.surveyID), append(keys, k.key), append(scores, k.score), append(deltas, v)
-		ms := k.minute * rollup.MinuteMS
-		days = append(days, rollup.FloorDiv(ms, rollup.DayMS))
-		hours = append(hours, rollup.FloorDiv(ms, rollup.HourMS))
-		minutes = append(minutes, k.minute)
 	}
-	b.Queue(upsertRatings, surveys, keys, scores, deltas, days, hours, minutes, row%ratingShards)
+	if len(surveys) > 0 {
+		b.Queue(upsertRatings, surveys, keys, scores, deltas, days, hours, minutes, 0)
+	}
 }
 
-// upsertRatings adds $4[i] to score $3[i] of key $2[i] of survey $1[i], on row $8, in the
-// totals and at day $5[i], hour $6[i] and minute $7[i].
+// upsertRatings adds $4[i] to score $3[i] of key $2[i] of survey $1[i], on shard $8, in the
+// totals and at day $5[i], hour $6[i] and minute $7[i]. (The rollups' rows have shards from
+// when every writer updated them; the folder, alone, writes shard 0.)
 var upsertRatings = `WITH
 	input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
 		AS t(survey_id, question_id, score, n, day, hour, minute)),
@@ -95,21 +93,54 @@ var upsertRatings = `WITH
 
 // Counts implements store.Store with store/internal/rollup: whole days, hours and
 // minutes from the rollups, and only the partial minutes at a range's edges from the answers,
-// so its cost does not grow with the number of responses.
+// so its cost does not grow with the number of responses. The count log's changes not yet
+// folded are added to the rollups'; everything is read in one snapshot (a read-only repeatable
+// read transaction), in which a fold is seen whole or not at all.
 func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
 	if err := s.checkOpen("count ratings"); err != nil {
+		return nil, err
+	}
+	var out map[string]map[int]int64
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		out, err = s.counts(ctx, tx, surveyID, questionIDs, sqlrow.MS(from), sqlrow.MS(to))
+		return err
+	})
+	if err != nil {
+		return nil, s.mapErr(err, "rating counts")
+	}
+	return out, nil
+}
+
+func (s *Store) counts(ctx context.Context, tx pgx.Tx, surveyID string, questionIDs []string, from, to int64) (map[string]map[int]int64, error) {
+	var unfolded countlog.Unfolded
+	rows, err := tx.Query(ctx, `SELECT changes FROM count_log WHERE survey_id = $1`, surveyID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
+		}
+		if err := unfolded.Add(b); err != nil {
+			rows.Close()
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	// The survey's first and last response bound every question's counts; its first and last
 	// event, the events'.
 	var first, last, firstEvent, lastEvent *int64
-	err := s.pool.QueryRow(ctx, `SELECT
+	err = tx.QueryRow(ctx, `SELECT
 		(SELECT MIN(created_at) FROM responses WHERE survey_id = $1),
 		(SELECT MAX(created_at) FROM responses WHERE survey_id = $1),
 		(SELECT MIN(created_at) FROM events WHERE survey_id = $1),
 		(SELECT MAX(created_at) FROM events WHERE survey_id = $1)`, surveyID).Scan(&first, &last, &firstEvent, &lastEvent)
 	if err != nil {
-		return nil, s.mapErr(err, "rating counts")
+		return nil, err
 	}
 	out := make(map[string]map[int]int64, len(questionIDs))
 	for _, qid := range questionIDs {
@@ -122,8 +153,9 @@ func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []strin
 		if first == nil {
 			continue // nothing to count
 		}
-		if err := rollup.Count(ctx, ratingSource{s, surveyID, qid}, counts, sqlrow.MS(from), sqlrow.MS(to), *first, *last); err != nil {
-			return nil, s.mapErr(err, "rating counts")
+		src := unfolded.Source(ratingSource{s, tx, surveyID, qid}, qid)
+		if err := rollup.Count(ctx, src, counts, from, to, *first, *last); err != nil {
+			return nil, err
 		}
 		for k, n := range counts {
 			if n == 0 {
@@ -134,31 +166,32 @@ func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []strin
 	return out, nil
 }
 
-// ratingSource reads one question's rollups and answers for rollup.Count.
+// ratingSource reads one question's rollups and answers for rollup.Count, in a transaction.
 type ratingSource struct {
 	s             *Store
+	tx            pgx.Tx
 	surveyID, qid string
 }
 
 func (r ratingSource) Totals(ctx context.Context, counts map[int]int64, sign int64) error {
-	return r.s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM rating_totals WHERE survey_id = $1 AND question_id = $2
+	return addCounts(ctx, r.tx, counts, sign, `SELECT score, SUM(n) FROM rating_totals WHERE survey_id = $1 AND question_id = $2
 		GROUP BY score`, r.surveyID, r.qid)
 }
 
 func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign int64, level int, first, end int64) error {
-	return r.s.addCounts(ctx, counts, sign, `SELECT score, SUM(n) FROM `+rollupTables[level]+`
+	return addCounts(ctx, r.tx, counts, sign, `SELECT score, SUM(n) FROM `+rollupTables[level]+`
 		WHERE survey_id = $1 AND question_id = $2 AND bucket >= $3 AND bucket < $4 GROUP BY score`, r.surveyID, r.qid, first, end)
 }
 
 func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {
 	switch {
 	case r.qid == store.EventsKey:
-		return r.s.addCounts(ctx, counts, sign, `SELECT CASE type WHEN 'view' THEN 0 ELSE 1 END, COUNT(*) FROM events
+		return addCounts(ctx, r.tx, counts, sign, `SELECT CASE type WHEN 'view' THEN 0 ELSE 1 END, COUNT(*) FROM events
 			WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1`, r.surveyID, lo, hi)
 	case store.IsCountKey(r.qid):
-		return r.s.addStoredCounts(ctx, counts, sign, r.surveyID, r.qid, lo, hi)
+		return r.s.addStoredCounts(ctx, r.tx, counts, sign, r.surveyID, r.qid, lo, hi)
 	}
-	return r.s.addCounts(ctx, counts, sign, `SELECT (data::jsonb ->> $2)::numeric::int, COUNT(*) FROM responses
+	return addCounts(ctx, r.tx, counts, sign, `SELECT (data::jsonb ->> $2)::numeric::int, COUNT(*) FROM responses
 		WHERE survey_id = $1 AND created_at >= $3 AND created_at < $4 AND jsonb_typeof(data::jsonb -> $2) = 'number'
 		AND (data::jsonb ->> $2)::numeric = trunc((data::jsonb ->> $2)::numeric) GROUP BY 1`, r.surveyID, r.qid, lo, hi)
 }
@@ -166,12 +199,12 @@ func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign in
 // addStoredCounts adds sign times the counts under key of the responses created in [lo, hi),
 // worked out from their stored answers as the writes did (store.ResponseCounts): less than a minute of
 // responses at a range's edge.
-func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign int64, surveyID, key string, lo, hi int64) error {
+func (s *Store) addStoredCounts(ctx context.Context, tx pgx.Tx, counts map[int]int64, sign int64, surveyID, key string, lo, hi int64) error {
 	sv, err := s.surveyByID(ctx, surveyID)
 	if err != nil {
 		return err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT data, finished FROM responses WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3`,
+	rows, err := tx.Query(ctx, `SELECT data, finished FROM responses WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3`,
 		surveyID, lo, hi)
 	if err != nil {
 		return err
@@ -191,8 +224,8 @@ func (s *Store) addStoredCounts(ctx context.Context, counts map[int]int64, sign 
 }
 
 // addCounts adds sign times the (score, n) rows of query to counts.
-func (s *Store) addCounts(ctx context.Context, counts map[int]int64, sign int64, query string, args ...any) error {
-	rows, err := s.pool.Query(ctx, query, args...)
+func addCounts(ctx context.Context, tx pgx.Tx, counts map[int]int64, sign int64, query string, args ...any) error {
+	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return err
 	}

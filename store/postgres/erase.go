@@ -57,7 +57,7 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 		WHERE survey_id = $1 AND shard = $3`, sv.ID, r.Respondent, row%statsShards, finished)
 	b.Queue(`UPDATE respondents SET last_responded_at = (SELECT MAX(updated_at) FROM responses WHERE survey_id = $1 AND respondent = $2)
 		WHERE survey_id = $1 AND respondent = $2`, sv.ID, r.Respondent)
-	queueRatings(&b, row, sv.ID, counts, sqlrow.MS(r.CreatedAt), -1)
+	queueRatings(&b, sv.ID, counts, sqlrow.MS(r.CreatedAt), -1)
 	b.Queue(`DELETE FROM deliveries WHERE survey_id = $1 AND response_id = $2`, sv.ID, id)
 	return true, tx.SendBatch(ctx, &b).Close()
 }
@@ -129,7 +129,7 @@ func eraseIn(ctx context.Context, tx pgx.Tx, sv store.Survey, respondent string)
 		} else {
 			dismissals++
 		}
-		queueRatings(&b, rowOf(tx.Conn()), sv.ID, []store.Count{store.EventCount(store.EventType(e.typ))}, e.at, -1)
+		queueRatings(&b, sv.ID, []store.Count{store.EventCount(store.EventType(e.typ))}, e.at, -1)
 	}
 	b.Queue(`WITH v AS (DELETE FROM viewers WHERE survey_id = $1 AND respondent = $2 RETURNING 1),
 			d AS (DELETE FROM dismissers WHERE survey_id = $1 AND respondent = $2 RETURNING 1)

@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/countlog"
 )
 
 // kind is a kind of interaction a respondent has with a survey, an index into the arrays of
@@ -33,7 +34,7 @@ func kindOf(t store.EventType) kind {
 type followUps struct {
 	tallies map[string]*tally // by survey
 	touches map[[2]string]*touch
-	ratings ratingDeltas
+	ratings countlog.Changes
 }
 
 // tally is what writes add to one survey's counters.
@@ -50,7 +51,7 @@ type touch struct {
 }
 
 func newFollowUps() *followUps {
-	return &followUps{tallies: map[string]*tally{}, touches: map[[2]string]*touch{}, ratings: ratingDeltas{}}
+	return &followUps{tallies: map[string]*tally{}, touches: map[[2]string]*touch{}, ratings: countlog.Changes{}}
 }
 
 func (f *followUps) tally(surveyID string) *tally {
@@ -88,14 +89,14 @@ func (f *followUps) touch(surveyID, respondent string, k kind, at int64) {
 func (f *followUps) event(e store.Event) {
 	at := e.At.UnixMilli()
 	f.interact(e.SurveyID, e.Respondent, kindOf(e.Type), at)
-	f.ratings.add(e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
+	addChanges(f.ratings, e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
 }
 
-// queue queues the changes, on the counter and rollup rows that row picks (see rowOf). Every
-// statement takes its rows in one order (surveys, then respondents, sorted), and each survey's
-// counters change in one statement, so that transactions sharing rows wait for each other but
-// never deadlock.
-func (f *followUps) queue(b *pgx.Batch, row int) {
+// queue queues the changes, on the counter rows that row picks (see rowOf), and the rows of the
+// count log; it reports how many count changes it logged. Every statement takes its rows in
+// one order (surveys, then respondents, sorted), and each survey's counters change in one
+// statement, so that transactions sharing rows wait for each other but never deadlock.
+func (f *followUps) queue(b *pgx.Batch, row int) int {
 	surveys := make([]string, 0, len(f.tallies))
 	for id := range f.tallies {
 		surveys = append(surveys, id)
@@ -111,7 +112,7 @@ func (f *followUps) queue(b *pgx.Batch, row int) {
 			t.added[responded], t.added[viewed], t.added[dismissed], t.finished, row%statsShards)
 	}
 	f.queueTouches(b)
-	f.ratings.queue(b, row)
+	return queueLog(b, f.ratings)
 }
 
 // countSurvey adds to survey $1's counter row $9: $5 responses, $6 views, $7 dismissals and $8

@@ -43,6 +43,13 @@ type Options struct {
 	// many writes it held and how long it took, for metrics (svc.Metrics.ObserveCommit). It must return
 	// quickly: the writer's next batch waits for it.
 	OnCommit func(writes int, took time.Duration)
+
+	// foldAt and foldEvery let tests drive folds of the count log: zero means foldAt and
+	// foldEvery, a negative foldEvery no fold but foldAt's. foldHook is Store.foldHook: it
+	// is called in a fold's transaction before its writes to the rollups.
+	foldAt    int
+	foldEvery time.Duration
+	foldHook  func()
 }
 
 // Store is a store.Store on a PostgreSQL database. It is safe for concurrent use, and several
@@ -63,6 +70,14 @@ type Store struct {
 	writers     sync.WaitGroup
 	maxBatch    int
 	onCommit    func(writes int, took time.Duration)
+	// The folder of the count log (see fold.go): unfolded counts the changes logged since its
+	// last fold, foldNow wakes it, stopFolder stops it.
+	unfolded   atomic.Int64
+	foldAt     int
+	foldNow    chan struct{}
+	stopFolder chan struct{}
+	folderDone chan struct{}
+	foldHook   func()
 }
 
 // Open connects to the database at url (postgres://... or postgresql://...), applies pending
@@ -92,6 +107,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	watchCtx, stop := context.WithCancel(context.Background())
 	s.stopWatching = stop
 	s.startWriters(opts)
+	s.startFolder(opts)
 	go func() {
 		defer close(s.watching)
 		s.watchChanges(watchCtx)
@@ -104,6 +120,8 @@ func (s *Store) Close() error {
 	if s.closed.CompareAndSwap(false, true) {
 		close(s.stopWriters)
 		s.writers.Wait()
+		close(s.stopFolder)
+		<-s.folderDone
 		s.stopWatching()
 		<-s.watching
 		s.pool.Close()

@@ -85,7 +85,7 @@ func (s *Store) queueCreated(b *pgx.Batch, f *followUps, op *writeOp) bool {
 	if w.Finished {
 		f.tally(w.SurveyID).finished++
 	}
-	f.ratings.add(w.SurveyID, store.ResponseCounts(&sv.Definition, w.Data, w.Finished), op.at, 1)
+	addChanges(f.ratings, w.SurveyID, store.ResponseCounts(&sv.Definition, w.Data, w.Finished), op.at, 1)
 	if sv.WebhookURL == "" || w.Imported {
 		return false
 	}
@@ -121,8 +121,8 @@ func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
 	f.touch(w.SurveyID, w.Respondent, responded, op.at)
 	// The scores move in the rollups, which stay on the response's creation time.
 	gone, added := sqlrow.Changed(oldCounts, store.ResponseCounts(&sv.Definition, w.Data, finished))
-	f.ratings.add(w.SurveyID, gone, sqlrow.MS(old.CreatedAt), -1)
-	f.ratings.add(w.SurveyID, added, sqlrow.MS(old.CreatedAt), 1)
+	addChanges(f.ratings, w.SurveyID, gone, sqlrow.MS(old.CreatedAt), -1)
+	addChanges(f.ratings, w.SurveyID, added, sqlrow.MS(old.CreatedAt), 1)
 	if sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
 		// Not yet attempted: due the wait after this write, or now once finished.
 		b.Queue(`UPDATE deliveries SET next_attempt_at = $1, updated_at = $2

@@ -227,7 +227,7 @@ func (s *Store) transact(ctx context.Context, ops []*writeOp) error {
 
 // queueFollowUps queues, for every write that has no error of its own, what follows from it
 // (for a response: its update when the id was taken, its webhook delivery), and the counters,
-// histories and rollups of them all; and settles each write's outcome, which holds once the
+// histories and count changes of them all; and settles each write's outcome, which holds once the
 // batch commits.
 func (s *Store) queueFollowUps(b *pgx.Batch, row int, ops []*writeOp) {
 	f := newFollowUps()
@@ -243,7 +243,7 @@ func (s *Store) queueFollowUps(b *pgx.Batch, row int, ops []*writeOp) {
 			s.queueUpdated(b, f, op)
 		}
 	}
-	f.queue(b, row)
+	s.logged(f.queue(b, row))
 	if notify {
 		b.Queue(`SELECT pg_notify($1, '')`, deliveriesChannel)
 	}

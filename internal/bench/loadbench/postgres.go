@@ -23,7 +23,7 @@ func isPostgres(db string) bool {
 
 // pgLoadTables hold what a load writes, by survey_id, and the load survey itself (by id), last.
 var pgLoadTables = []string{"responses", "responders", "viewers", "dismissers", "events", "respondents",
-	"survey_stats", "deliveries", "rating_minutes", "rating_hours", "rating_days", "rating_totals", "surveys"}
+	"survey_stats", "deliveries", "rating_minutes", "rating_hours", "rating_days", "rating_totals", "count_log", "surveys"}
 
 // preparePostgres makes sure the database holds the benchmark survey, an empty load survey and
 // an empty table for the raw INSERT ceiling. Unlike the SQLite file, a database holding the
