@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/internal/logbuf"
 	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/fixture"
@@ -176,7 +177,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 	}
-	h, err := svc.NewHandler(st, handlerOptions(cfg, log, allowPrivate, m))
+	var accessLog *slog.Logger
+	if cfg.accessLog {
+		// Buffered: a request pays for formatting its line, not for writing it out.
+		out := logbuf.New(stderr)
+		defer out.Close()
+		accessLog = slog.New(slog.NewTextHandler(out, nil))
+	}
+	h, err := svc.NewHandler(st, handlerOptions(cfg, log, accessLog, allowPrivate, m))
 	if err != nil {
 		return err
 	}
@@ -281,12 +289,9 @@ func isPostgresURL(db string) bool {
 }
 
 // handlerOptions are svc's options as the flags say.
-func handlerOptions(cfg config, log *slog.Logger, allowPrivate bool, m *metrics.Metrics) *svc.Options {
-	opts := &svc.Options{Logger: log, BaseURL: cfg.baseURL,
+func handlerOptions(cfg config, log, accessLog *slog.Logger, allowPrivate bool, m *metrics.Metrics) *svc.Options {
+	opts := &svc.Options{Logger: log, AccessLog: accessLog, BaseURL: cfg.baseURL,
 		Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate, Lease: cfg.webhookLease}}
-	if cfg.accessLog {
-		opts.AccessLog = log
-	}
 	if cfg.rateLimit > 0 {
 		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}
 	}

@@ -574,7 +574,7 @@ func TestWebhookLeaseFlag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := handlerOptions(c, nil, false, nil).Webhooks.Lease; got != tc.want {
+		if got := handlerOptions(c, nil, nil, false, nil).Webhooks.Lease; got != tc.want {
 			t.Errorf("%v %v: lease %v, want %v", tc.args, tc.env, got, tc.want)
 		}
 	}

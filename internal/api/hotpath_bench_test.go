@@ -2,11 +2,16 @@ package api_test
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/svc-feedback/svc/internal/api"
+	"github.com/svc-feedback/svc/internal/logbuf"
 )
 
 // Hot-path benchmarks of the widget endpoints, through the real handler over SQLite
@@ -54,11 +59,27 @@ func BenchmarkHotEventPost(b *testing.B) {
 	})
 }
 
+// BenchmarkHotSurveyGet serves the survey without an access log and with one, as
+// examples/server writes it (slog's text handler, buffered).
 func BenchmarkHotSurveyGet(b *testing.B) {
-	e := setup(b)
-	benchParallel(b, e, func(int64) *http.Request {
-		r := httptest.NewRequest("GET", "/v1/svc/"+e.survA.ID, nil)
-		r.Header.Set("x-svc-pk", e.pkA)
-		return r
-	})
+	for _, logged := range []bool{false, true} {
+		name := "no-access-log"
+		if logged {
+			name = "access-log"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := setup(b, func(c *api.Config) {
+				if logged {
+					out := logbuf.New(io.Discard)
+					b.Cleanup(func() { out.Close() })
+					c.AccessLog = slog.New(slog.NewTextHandler(out, nil))
+				}
+			})
+			benchParallel(b, e, func(int64) *http.Request {
+				r := httptest.NewRequest("GET", "/v1/svc/"+e.survA.ID, nil)
+				r.Header.Set("x-svc-pk", e.pkA)
+				return r
+			})
+		})
+	}
 }

@@ -10,7 +10,8 @@
 // each scenario for -duration in -rounds slices that take turns with its baseline's (see
 // interleave), and prints, per scenario, requests/s, p50/p99 latency, errors, the ratio to the
 // baseline, the server's CPU time per request (also as a ratio) and the load generator's, and
-// the svc server's peak memory.
+// the svc server's peak memory. The svc server runs as shipped: its access log on (-access-log),
+// buffered to a file in the temporary directory.
 //
 // With -webhooks N it measures instead how fast svc's sender drains a burst of N deliveries to one
 // fast receiver, against raw POST loops to it (see runWebhooks).
@@ -53,13 +54,15 @@ func main() {
 	sync := flag.String("sync", "FULL", "SQLite synchronous level of the svc server: FULL (durable on power loss) or NORMAL")
 	only := flag.String("only", "", "run only the scenarios whose name contains this text (and their baselines)")
 	instances := flag.Int("instances", 1, "svc servers sharing the database (more than one needs a PostgreSQL -db)")
+	accessLog := flag.Bool("access-log", true, "let the svc server log every request, buffered, to a file, as examples/server does")
+	accessLogFile := flag.String("access-log-file", "", "internal: the svc server's access log")
 	webhooks := flag.Int("webhooks", 0, "instead of the scenarios: drain this many webhook deliveries to one fast receiver, against raw POSTs (a fresh SQLite file, or the PostgreSQL -db)")
 	flag.Parse()
 	log.SetFlags(0)
 	var err error
 	switch *serve {
 	case "svc":
-		err = serveSvc(*db, *sync)
+		err = serveSvc(*db, *sync, *accessLogFile)
 	case "baseline":
 		err = serveBaseline()
 	case "":
@@ -67,7 +70,8 @@ func main() {
 			err = runWebhooks(*db, *webhooks, *rounds)
 			break
 		}
-		err = run(config{db: *db, rows: *rows, conns: *conns, rounds: *rounds, instances: *instances, d: *duration, sync: *sync, only: *only})
+		err = run(config{db: *db, rows: *rows, conns: *conns, rounds: *rounds, instances: *instances, d: *duration, sync: *sync, only: *only,
+			accessLog: *accessLog})
 	default:
 		err = fmt.Errorf("unknown -serve %q", *serve)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -60,6 +61,7 @@ type config struct {
 	rows, conns, rounds, instances int
 	d                              time.Duration
 	sync, only                     string
+	accessLog                      bool
 }
 
 func run(cfg config) error {
@@ -79,8 +81,14 @@ func run(cfg config) error {
 		return err
 	}
 	var svcSrvs []*child
-	for range cfg.instances {
-		srv, err := startChild("-serve", "svc", "-db", cfg.db, "-sync", cfg.sync)
+	for i := range cfg.instances {
+		args := []string{"-serve", "svc", "-db", cfg.db, "-sync", cfg.sync}
+		if cfg.accessLog {
+			file := filepath.Join(os.TempDir(), fmt.Sprintf("loadbench-access-%d-%d.log", os.Getpid(), i))
+			defer os.Remove(file)
+			args = append(args, "-access-log-file", file)
+		}
+		srv, err := startChild(args...)
 		if err != nil {
 			return err
 		}
@@ -118,13 +126,19 @@ func run(cfg config) error {
 		peak = max(peak, p)
 	}
 	backend := "SQLite synchronous=" + cfg.sync
+	if !cfg.accessLog {
+		backend += ", no access log"
+	}
 	if pg {
 		backend = fmt.Sprintf("PostgreSQL at %d instances (server CPU counts svc's processes, not PostgreSQL's)", cfg.instances)
+		if !cfg.accessLog {
+			backend += ", no access log"
+		}
 	}
 	fmt.Printf("\n%d connections, %v per scenario in %d slices taking turns with the baseline's, %d CPUs, %s; svc over %s, %d responses in the read survey\n\n",
 		cfg.conns, cfg.d, cfg.rounds, runtime.NumCPU(), runtime.Version(), backend, cfg.rows)
 	printResults(scenarios, results)
-	printTargets(results, peak, putBase)
+	printTargets(results, peak, putBase, cfg.accessLog)
 	return nil
 }
 
@@ -310,7 +324,7 @@ func printResults(scenarios []scenario, results map[string]result) {
 
 // printTargets prints each target and whether it was met.
 // putBase is the PUT's baseline: the JSON-only server, or PostgreSQL's raw INSERT loop.
-func printTargets(results map[string]result, peak int64, putBase string) {
+func printTargets(results map[string]result, peak int64, putBase string, accessLog bool) {
 	deep := results[deepPage].pct(0.5).Seconds() / results[firstPage].pct(0.5).Seconds()
 	// row prints a target, or that it was not measured when -only left out a scenario it needs.
 	row := func(target, measured string, ok bool, needs ...string) {
@@ -328,17 +342,25 @@ func printTargets(results map[string]result, peak int64, putBase string) {
 	}
 	r := func(a, b string) float64 { return ratio(results, a, b) }
 	fmt.Printf("\n| target | measured | |\n|---|---:|---|\n")
-	putTarget, sqliteOnly := 0.40, ""
+	putTarget, sqliteOnly := 0.45, ""
 	if putBase == baselineRawPUT {
-		// PostgreSQL's target is the PUT against its raw INSERT loop (issue 26); the latency and
-		// event targets were set for SQLite, and are shown against it for comparison.
+		// PostgreSQL's target is the PUT against its raw INSERT loop (issues 26 and 34); the
+		// latency and event targets were set for SQLite, and are shown against it for comparison.
 		putTarget, sqliteOnly = 0.5, " (SQLite's target)"
 	}
 	row(fmt.Sprintf("PUT response >= %.2fx %s", putTarget, putBase), fmt.Sprintf("%.2fx", r(putResponse, putBase)),
 		r(putResponse, putBase) >= putTarget, putResponse)
+	if putBase != baselineRawPUT { // the raw loop's server is PostgreSQL, whose CPU is not counted
+		cpu := results[putResponse].cpuPerRequest().Seconds() / results[putBase].cpuPerRequest().Seconds()
+		row("PUT response server CPU <= 2.5x baseline PUT's", fmt.Sprintf("%.1fx", cpu), cpu <= 2.5, putResponse)
+	}
 	row("PUT response p99 < 20 ms"+sqliteOnly, fmt.Sprint(results[putResponse].pct(0.99).Round(10*time.Microsecond)), results[putResponse].pct(0.99) < 20*time.Millisecond, putResponse)
 	row("POST event >= 0.40x baseline POST"+sqliteOnly, fmt.Sprintf("%.2fx", r(postEvent, baselinePOST)), r(postEvent, baselinePOST) >= 0.40, postEvent)
-	row("GET survey >= 0.80x baseline GET", fmt.Sprintf("%.2fx", r(getSurveyScenario, baselineGET)), r(getSurveyScenario, baselineGET) >= 0.80, getSurveyScenario)
+	get := "GET survey >= 0.85x baseline GET"
+	if !accessLog {
+		get += " (with the access log, which this run left off)"
+	}
+	row(get, fmt.Sprintf("%.2fx", r(getSurveyScenario, baselineGET)), r(getSurveyScenario, baselineGET) >= 0.85, getSurveyScenario)
 	row("deep page p50 within 1.2x of first page", fmt.Sprintf("%.2fx", deep), deep <= 1.2, firstPage, deepPage)
 	pages := min(r(firstPage, baselineGET), r(deepPage, baselineGET)) // both pages must meet it
 	row("GET responses (100), either page, >= 0.10x baseline GET", fmt.Sprintf("%.2fx", pages), pages >= 0.10, firstPage, deepPage)

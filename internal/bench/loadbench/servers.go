@@ -16,6 +16,7 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/internal/bench/benchdata"
+	"github.com/svc-feedback/svc/internal/logbuf"
 	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres"
@@ -87,8 +88,9 @@ func clearLoad(ctx context.Context, path string) error {
 	return err
 }
 
-// serveSvc serves the real handler over db at the given synchronous level.
-func serveSvc(db, sync string) error {
+// serveSvc serves the real handler over db at the given synchronous level, logging every
+// request to accessLog, buffered, unless it is empty.
+func serveSvc(db, sync, accessLog string) error {
 	// SVC_LOADBENCH_CPUPROFILE names a file for a CPU profile of the svc server.
 	if path := os.Getenv("SVC_LOADBENCH_CPUPROFILE"); path != "" {
 		f, err := os.Create(path)
@@ -122,6 +124,16 @@ func serveSvc(db, sync string) error {
 	}
 	defer st.Close()
 	o := &svc.Options{Logger: slog.New(slog.DiscardHandler)}
+	if accessLog != "" {
+		f, err := os.Create(accessLog)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out := logbuf.New(f)
+		defer out.Close()
+		o.AccessLog = slog.New(slog.NewTextHandler(out, nil))
+	}
 	if m != nil {
 		o.Observer = m
 	}
