@@ -26,6 +26,9 @@ const (
 	getSurveyScenario = "GET survey"
 	firstPage         = "GET responses, first page"
 	deepPage          = "GET responses, 90% deep"
+	summaryAll        = "GET summary, all time"
+	summaryQuarter    = "GET summary, a quarter"
+	summaryBurst      = "GET summary of the load survey, after its PUTs"
 )
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
@@ -169,6 +172,7 @@ func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64)
 	event := "/v1/svc/" + loadSurvey + "/respondent/user{seq}/event"
 	getSurvey := "/v1/svc/" + benchdata.SurveyID
 	responses := "/v1/protected/surveys/" + benchdata.SurveyID + "/responses?limit=100"
+	summary := "/v1/protected/surveys/" + benchdata.SurveyID + "/summary"
 	b := []*child{base}
 	// The host in an svc URL is only the Host header: load spreads connections over svcSrvs.
 	svcAddr := svcSrvs[0].addr
@@ -185,6 +189,12 @@ func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64)
 		{getSurveyScenario, baselineGET, svcSrvs, request("GET", svcAddr+getSurvey, ""), nil},
 		{firstPage, baselineGET, svcSrvs, request("GET", svcAddr+responses, ""), nil},
 		{deepPage, baselineGET, svcSrvs, request("GET", svcAddr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), ""), nil},
+		// The summary reads counts kept on write: its cost must not grow with history (compare
+		// runs at -rows 10000 and 1000000), nor right after a burst of writes, when the load
+		// survey's count log holds changes not yet folded.
+		{summaryAll, baselineGET, svcSrvs, request("GET", svcAddr+summary, ""), nil},
+		{summaryQuarter, baselineGET, svcSrvs, request("GET", svcAddr+summary+"?timeRange=q2-2026", ""), nil},
+		{summaryBurst, baselineGET, svcSrvs, request("GET", svcAddr+"/v1/protected/surveys/"+loadSurvey+"/summary", ""), nil},
 	}
 }
 
