@@ -165,6 +165,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		cache:      newReadCache(o.CacheTTL),
 		op:         newDeltas(),
 		pending:    newDeltas(),
+		onCommit:   o.OnCommit,
 		foldAt:     o.foldAt,
 		foldEvery:  o.foldEvery,
 		foldHook:   o.foldHook,

@@ -286,3 +286,44 @@ func TestOpenTogether(t *testing.T) {
 		}
 	}
 }
+
+// Options.OnCommit is told of every commit, with its writes: the writes it counts add up to
+// those made.
+func TestOnCommitCountsEveryWrite(t *testing.T) {
+	var mu sync.Mutex
+	commits, writes := 0, 0
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), &sqlite.Options{OnCommit: func(n int, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		commits++
+		writes += n
+		if took <= 0 {
+			t.Errorf("a commit of %d writes took %v", n, took)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sv := seedSurvey(t, s)
+	mu.Lock()
+	commits, writes = 0, 0 // the seed's own
+	mu.Unlock()
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := s.PutResponse(t.Context(), store.ResponseWrite{SurveyID: sv.ID, ID: fmt.Sprint("r", i), Respondent: "u",
+				Data: survey.Answers{"nps": survey.Number(i % 11)}, At: t0}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if writes != 50 || commits < 1 || commits > 50 {
+		t.Errorf("OnCommit told of %d writes in %d commits, want 50 writes", writes, commits)
+	}
+}

@@ -14,6 +14,7 @@ import (
 type writeOp struct {
 	fn   func(tx *sql.Tx) error
 	done chan error
+	fold bool // the writer's own fold of the count log, which OnCommit does not count
 }
 
 // write runs fn in the writer's next transaction and returns once that transaction is durable
@@ -88,7 +89,7 @@ func (s *Store) writer() {
 // join). A fold that fails leaves the log as it was, for the next one: reads count what it
 // holds either way.
 func (s *Store) foldAlone(batch []*writeOp) []*writeOp {
-	op := &writeOp{fn: func(tx *sql.Tx) error { return s.fold(tx, nil) }, done: make(chan error, 1)}
+	op := &writeOp{fn: func(tx *sql.Tx) error { return s.fold(tx, nil) }, done: make(chan error, 1), fold: true}
 	batch = s.commit(append(batch[:0], op))
 	<-op.done
 	return batch
@@ -135,7 +136,15 @@ func (s *Store) commit(batch []*writeOp) []*writeOp {
 	}
 	s.lastBatchLocked = errors.Is(err, store.ErrUnavailable)
 	if s.onCommit != nil && err == nil {
-		s.onCommit(len(batch), time.Since(start))
+		n := len(batch)
+		for _, op := range batch {
+			if op.fold {
+				n--
+			}
+		}
+		if n > 0 {
+			s.onCommit(n, time.Since(start))
+		}
 	}
 	for i, op := range batch {
 		if results[i] == nil {

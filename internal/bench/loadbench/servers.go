@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/pprof"
+	"sync/atomic"
 	"time"
 
 	"github.com/svc-feedback/svc"
@@ -107,10 +108,26 @@ func serveSvc(db, sync, accessLog string) error {
 	var m *metrics.Metrics
 	dbOpts := &sqlite.Options{Synchronous: sqlite.Synchronous(sync)}
 	pgOpts := &postgres.Options{}
+	// The writes per commit, told when the server stops (SVC_LOADBENCH_BATCHES=1): how far
+	// group commit shares a commit's cost.
+	var commits, writes atomic.Int64
+	observe := func(n int, took time.Duration) {
+		commits.Add(1)
+		writes.Add(int64(n))
+		if m != nil {
+			m.ObserveCommit(n, took)
+		}
+	}
 	if os.Getenv("SVC_LOADBENCH_METRICS") != "" {
 		m = metrics.New()
-		dbOpts.OnCommit = m.ObserveCommit
-		pgOpts.OnCommit = m.ObserveCommit
+	}
+	if m != nil || os.Getenv("SVC_LOADBENCH_BATCHES") != "" {
+		dbOpts.OnCommit, pgOpts.OnCommit = observe, observe
+		defer func() {
+			if c := commits.Load(); c > 0 {
+				fmt.Fprintf(os.Stderr, "svc server: %d commits of %.1f writes on average\n", c, float64(writes.Load())/float64(c))
+			}
+		}()
 	}
 	var st store.Store
 	var err error
