@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
-	"github.com/svc-feedback/svc/internal/logbuf"
+	"github.com/svc-feedback/svc/logbuf"
 	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/fixture"

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/svc-feedback/svc/internal/api"
-	"github.com/svc-feedback/svc/internal/logbuf"
+	"github.com/svc-feedback/svc/logbuf"
 )
 
 // Hot-path benchmarks of the widget endpoints, through the real handler over SQLite

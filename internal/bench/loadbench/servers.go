@@ -17,7 +17,7 @@ import (
 
 	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/internal/bench/benchdata"
-	"github.com/svc-feedback/svc/internal/logbuf"
+	"github.com/svc-feedback/svc/logbuf"
 	"github.com/svc-feedback/svc/metrics"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/postgres"

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/svc-feedback/svc/internal/logbuf"
+	"github.com/svc-feedback/svc/logbuf"
 )
 
 // lockedBuffer is a writer that may be written from the flusher while the test reads it.
@@ -68,7 +68,7 @@ func TestLinesComeOutWholeInOrder(t *testing.T) {
 
 // An access-log line through the buffer, as examples/server writes it:
 //
-//	go test ./internal/logbuf -run '^$' -bench . -benchmem
+//	go test ./logbuf -run '^$' -bench . -benchmem
 func BenchmarkAccessLogLine(b *testing.B) {
 	for _, buffered := range []bool{true, false} {
 		name := "direct-to-a-file"
