@@ -41,7 +41,9 @@ func (s *Store) logged(n int) {
 	}
 }
 
-// folder folds the count log until Close, then once more.
+// folder folds the count log until Close. What it leaves in the log stays counted, and the
+// next fold of any instance takes it: Close does not wait for a fold of its own, which would
+// wait out foldTimeout for a database that is down.
 func (s *Store) folder(every time.Duration) {
 	defer close(s.folderDone)
 	var tick <-chan time.Time
@@ -55,7 +57,6 @@ func (s *Store) folder(every time.Duration) {
 		case <-tick:
 		case <-s.foldNow:
 		case <-s.stopFolder:
-			_ = s.foldAll()
 			return
 		}
 		_ = s.foldAll() // a fold that fails leaves the log as it was: reads count it either way
