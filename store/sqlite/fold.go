@@ -10,7 +10,7 @@ import (
 
 // The count log (see store/internal/countlog) holds the rollups' changes of the batches not yet
 // folded. The writer folds it into the rollups in the transaction of the batch that brings it
-// to foldAt changes, and in a transaction of its own when it has been idle for foldEvery:
+// to foldAt changes, and in a transaction of its own every foldEvery when no write is waiting:
 // readers then add at most a few thousand changes to what they read from the rollups, and a
 // rollup row changes once per fold rather than once per batch.
 const (
@@ -21,7 +21,7 @@ const (
 	// foldRows bounds the log rows one fold reads, so that a log left long (by another process,
 	// or a crash) delays no batch by much: the next batches fold the rest.
 	foldRows = 1024
-	// foldEvery is how long the writer waits, idle, before folding what the log holds.
+	// foldEvery is how often the writer folds what the log holds when no write is waiting.
 	foldEvery = time.Second
 )
 
