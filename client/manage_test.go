@@ -251,3 +251,31 @@ func TestErrorsIs(t *testing.T) {
 		t.Errorf("an answer out of range: %v", err)
 	}
 }
+
+// A survey's display rules go through the client both ways, and a patch replaces or removes
+// them.
+func TestSurveyDisplayRulesThroughClient(t *testing.T) {
+	e := setup(t)
+	c, _ := e.clients()
+	ctx := t.Context()
+	def := survey.Sample()
+	def.Display = &survey.Display{URLs: []survey.URLRule{{Match: survey.MatchPrefix, Value: "/billing"}},
+		Attributes: []survey.AttributeRule{{Key: "plan", Operator: survey.OpIn, Value: []any{"pro", "team"}}},
+		Percentage: ptr(50.0), Recontact: survey.RecontactOnce}
+	created, err := c.CreateSurvey(ctx, &client.SurveyInput{Definition: def})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := created.Display; d == nil || len(d.URLs) != 1 || d.URLs[0].Value != "/billing" || d.Recontact != "once" ||
+		fmt.Sprint(d.Attributes[0].Value) != "[pro team]" || d.Percentage == nil || *d.Percentage != 50 {
+		t.Fatalf("created with display %+v", created.Display)
+	}
+	changed, err := c.UpdateSurvey(ctx, created.ID, client.SurveyPatch{Display: &survey.Display{Events: []string{"upgraded"}}}, nil)
+	if err != nil || changed.Display == nil || len(changed.Display.URLs) != 0 || fmt.Sprint(changed.Display.Events) != "[upgraded]" {
+		t.Fatalf("patched display: %+v, %v", changed.Display, err)
+	}
+	removed, err := c.UpdateSurvey(ctx, created.ID, client.SurveyPatch{RemoveDisplay: true}, nil)
+	if err != nil || removed.Display != nil {
+		t.Errorf("removed display: %+v, %v", removed.Display, err)
+	}
+}

@@ -109,10 +109,13 @@ type SurveyPatch struct {
 	Confirmation            *survey.Confirmation
 	IsBackNavigationAllowed *bool
 	BackButtonLabel         *string
+	Display                 *survey.Display // the targeting rules, replaced whole when not nil
 	WebhookURL              *string
 	WebhookWaitSeconds      *int
-	// RemoveDescription and RemoveWebhook remove those members (a JSON null in the patch).
+	// RemoveDescription, RemoveDisplay and RemoveWebhook remove those members (a JSON null in
+	// the patch).
 	RemoveDescription bool
+	RemoveDisplay     bool
 	RemoveWebhook     bool
 }
 
@@ -131,10 +134,14 @@ func (p SurveyPatch) MarshalJSON() ([]byte, error) {
 	set("confirmation", p.Confirmation, p.Confirmation != nil)
 	set("isBackNavigationAllowed", p.IsBackNavigationAllowed, p.IsBackNavigationAllowed != nil)
 	set("backButtonLabel", p.BackButtonLabel, p.BackButtonLabel != nil)
+	set("display", p.Display, p.Display != nil)
 	set("webhookUrl", p.WebhookURL, p.WebhookURL != nil)
 	set("webhookWaitSeconds", p.WebhookWaitSeconds, p.WebhookWaitSeconds != nil)
 	if p.RemoveDescription {
 		m["description"] = nil
+	}
+	if p.RemoveDisplay {
+		m["display"] = nil
 	}
 	if p.RemoveWebhook {
 		m["webhookUrl"] = nil

@@ -21,6 +21,10 @@ var memberNames = []string{
 	"enableScreenshot", "enableRecording", "detailsLabel", "detailsPlaceholder", "redactClasses",
 	// Routing.
 	"target", "cases", "default", "operator",
+	// Display rules.
+	"urls", "excludeUrls", "match", "attributes", "key", "events", "delaySeconds", "percentage",
+	"recontact", "recontactDays", "maxDisplays", "startsAt", "endsAt", "responseLimit",
+	"ignoreCooldown", "priority",
 	// A survey's settings beside its definition.
 	"status", "webhookUrl", "webhookSecret", "webhookWaitSeconds", "createdAt",
 }

@@ -30,6 +30,8 @@ type Definition struct {
 	Confirmation            Confirmation `json:"confirmation"`
 	IsBackNavigationAllowed bool         `json:"isBackNavigationAllowed"`
 	BackButtonLabel         string       `json:"backButtonLabel"`
+	// Display holds the targeting rules, if any: the team's, left out of the public view.
+	Display *Display `json:"display,omitempty"`
 }
 
 // Confirmation is the screen shown after the last question.

@@ -85,6 +85,9 @@ func (d *Definition) Validate() error {
 			return err
 		}
 	}
+	if d.Display != nil {
+		return validateDisplay(d.Display)
+	}
 	return nil
 }
 

@@ -101,7 +101,9 @@ func (h *Handler) publicSurvey(sv store.Survey) (*encodedSurvey, error) {
 	if ok && enc.version.Equal(sv.UpdatedAt) {
 		return enc, nil
 	}
-	body, err := json.Marshal(sv.Definition)
+	public := sv.Definition
+	public.Display = nil // the team's targeting rules are not the browser's business
+	body, err := json.Marshal(public)
 	if err != nil {
 		return nil, fmt.Errorf("encode survey %s: %w", sv.ID, err)
 	}
