@@ -200,7 +200,7 @@ func validateAttributeRule(at string, r AttributeRule) error {
 		if !attributeScalar(r.Value) {
 			return invalid("%s.value must be a string, number or boolean for %s", at, r.Operator)
 		}
-		if _, isNumber := number(r.Value); (r.Operator == OpGreater || r.Operator == OpLess) && !isNumber {
+		if _, isNumber := NumberOf(r.Value); (r.Operator == OpGreater || r.Operator == OpLess) && !isNumber {
 			return invalid("%s.value must be a number for %s", at, r.Operator)
 		}
 	default:
@@ -223,8 +223,9 @@ func attributeScalar(v any) bool {
 	return false
 }
 
-// number returns v as a number: a JSON number, or a string that reads as one.
-func number(v any) (float64, bool) {
+// NumberOf reads an attribute's value as a number: a JSON number, or a string that reads as
+// one (a page may send "42" for 42).
+func NumberOf(v any) (float64, bool) {
 	switch v := v.(type) {
 	case float64:
 		return v, true

@@ -1,0 +1,271 @@
+// Package targeting decides which survey a person sees next (extensions.md section 7), from the
+// team's surveys' display rules, what is known of the person, and what the page says. It reads
+// nothing itself: the caller brings the surveys (compiled once per version, see Compile), the
+// person's history and attributes (read once per decision), and lookups for the two checks
+// that memory cannot answer (a survey's responses, the app's Audience), which are asked only of
+// a survey that passes every other rule. So a decision costs no scan, and every instance decides
+// alike.
+package targeting
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/svc-feedback/svc/survey"
+)
+
+// Reasons nothing was picked: the first rule that held back the best candidate.
+const (
+	ReasonNoSurvey      = "no-survey"
+	ReasonURL           = "url"
+	ReasonEvent         = "event"
+	ReasonAttributes    = "attributes"
+	ReasonSampledOut    = "sampled-out"
+	ReasonResponded     = "responded"
+	ReasonRecontact     = "recontact"
+	ReasonMaxDisplays   = "max-displays"
+	ReasonCooldown      = "cooldown"
+	ReasonSchedule      = "schedule"
+	ReasonResponseLimit = "response-limit"
+	ReasonAudience      = "audience"
+)
+
+// Ask is what the page asks with.
+type Ask struct {
+	Respondent string
+	URL        string         // the page's URL, or its path and query
+	Event      string         // the event the page reports; empty for a page view
+	Attributes map[string]any // the page's, untrusted: the stored ones win
+	Now        time.Time
+}
+
+// Person is what the store knows of the person asking.
+type Person struct {
+	Attributes map[string]any  // set by the team's backend
+	Surveys    map[string]Seen // by survey id
+	LastView   time.Time       // of any survey of the team; zero for none
+	Prompts    []Prompt
+}
+
+// Seen is a person's history with one survey.
+type Seen struct {
+	Views                   int
+	LastView, LastDismissal time.Time
+	Responded               bool
+}
+
+// Prompt is the team's backend asking for a survey to be shown to the person.
+type Prompt struct {
+	SurveyID  string
+	CreatedAt time.Time
+	ExpiresAt *time.Time
+}
+
+// Lookups answer what a decision cannot from memory. Either may be nil: no limit to check, or
+// no Audience.
+type Lookups struct {
+	// Responses counts a survey's responses, for its ResponseLimit.
+	Responses func(surveyID string) (int64, error)
+	// Audience reports whether the app lets the person see the survey.
+	Audience func(surveyID string) (bool, error)
+}
+
+// Decision is the survey to show, with its delay, or none with the reason.
+type Decision struct {
+	SurveyID     string
+	DelaySeconds int
+	Reason       string
+}
+
+// Decide picks, among surveys (the team's active ones), the survey the person sees next: the
+// prompted ones first (oldest prompt first), then by priority, then the newest. A survey
+// without display rules is a candidate only when prompted. cooldown is the team's: no survey
+// (but those that ignore it) within that long of the person's last view of any.
+func Decide(ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Lookups) (Decision, error) {
+	prompted := activePrompts(p.Prompts, ask.Now)
+	cands := make([]candidate, 0, len(surveys))
+	for _, r := range surveys {
+		pr, ok := prompted[r.SurveyID]
+		if r.display == nil && !ok {
+			continue
+		}
+		cands = append(cands, candidate{r, ok, pr})
+	}
+	if len(cands) == 0 {
+		return Decision{Reason: ReasonNoSurvey}, nil
+	}
+	slices.SortFunc(cands, compareCandidates)
+	attrs := mergeAttributes(ask.Attributes, p.Attributes)
+	reason := ""
+	for _, c := range cands {
+		why, err := c.check(ask, p, attrs, cooldown, l)
+		if err != nil {
+			return Decision{}, err
+		}
+		if why == "" {
+			return Decision{SurveyID: c.SurveyID, DelaySeconds: c.rules().DelaySeconds}, nil
+		}
+		if reason == "" {
+			reason = why // the best candidate's
+		}
+	}
+	return Decision{Reason: reason}, nil
+}
+
+// candidate is a survey that may be picked, and its prompt if it has one.
+type candidate struct {
+	*Rules
+	prompted bool
+	prompt   Prompt
+}
+
+func (c candidate) rules() *survey.Display {
+	if c.display == nil {
+		return &survey.Display{} // a prompted survey without rules: the defaults
+	}
+	return c.display
+}
+
+// compareCandidates orders the candidates: prompted first, by their prompts' age; then higher
+// priority; then the newest survey.
+func compareCandidates(a, b candidate) int {
+	if a.prompted != b.prompted {
+		if a.prompted {
+			return -1
+		}
+		return 1
+	}
+	if a.prompted {
+		if c := a.prompt.CreatedAt.Compare(b.prompt.CreatedAt); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(b.rules().Priority, a.rules().Priority); c != 0 {
+		return c
+	}
+	if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.SurveyID, a.SurveyID)
+}
+
+// activePrompts are the person's prompts not yet expired, by survey: the oldest of each.
+func activePrompts(prompts []Prompt, now time.Time) map[string]Prompt {
+	out := make(map[string]Prompt, len(prompts))
+	for _, pr := range prompts {
+		if pr.ExpiresAt != nil && !now.Before(*pr.ExpiresAt) {
+			continue
+		}
+		if old, ok := out[pr.SurveyID]; !ok || pr.CreatedAt.Before(old.CreatedAt) {
+			out[pr.SurveyID] = pr
+		}
+	}
+	return out
+}
+
+// check returns the first rule that holds the candidate back, or "". A prompt asks for the
+// person by name: the page's rules (URL, event) and the audience rules (attributes, sampling)
+// do not hold it back; the schedule, the person's history, the cooldown and the app do.
+func (c candidate) check(ask Ask, p Person, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
+	d := c.rules()
+	if (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
+		return ReasonSchedule, nil
+	}
+	if !c.prompted {
+		if why := c.pageAndAudience(ask, attrs); why != "" {
+			return why, nil
+		}
+	}
+	if why := history(d, p.Surveys[c.SurveyID], ask.Now); why != "" {
+		return why, nil
+	}
+	if cooldown > 0 && !d.IgnoreCooldown && !p.LastView.IsZero() && ask.Now.Before(p.LastView.Add(cooldown)) {
+		return ReasonCooldown, nil
+	}
+	if d.ResponseLimit > 0 && l.Responses != nil {
+		n, err := l.Responses(c.SurveyID)
+		if err != nil {
+			return "", fmt.Errorf("responses of survey %s: %w", c.SurveyID, err)
+		}
+		if n >= d.ResponseLimit {
+			return ReasonResponseLimit, nil
+		}
+	}
+	if l.Audience != nil {
+		ok, err := l.Audience(c.SurveyID)
+		if err != nil {
+			return "", fmt.Errorf("audience of survey %s: %w", c.SurveyID, err)
+		}
+		if !ok {
+			return ReasonAudience, nil
+		}
+	}
+	return "", nil
+}
+
+// pageAndAudience checks the rules of the page (URL, event) and of the person's attributes
+// and sample.
+func (c candidate) pageAndAudience(ask Ask, attrs map[string]any) string {
+	d := c.rules()
+	switch {
+	case !c.matchesURL(ask.URL):
+		return ReasonURL
+	case !hasEvent(d.Events, ask.Event):
+		return ReasonEvent
+	case !matchesAttributes(d.Attributes, attrs):
+		return ReasonAttributes
+	case d.Percentage != nil && !Sampled(c.SurveyID, ask.Respondent, *d.Percentage):
+		return ReasonSampledOut
+	}
+	return ""
+}
+
+// hasEvent reports whether the page's event is one the survey waits for: with no events, a
+// page view (no event) is.
+func hasEvent(events []string, event string) bool {
+	if len(events) == 0 {
+		return event == ""
+	}
+	return slices.Contains(events, event)
+}
+
+// history checks the person's history with the survey against its recontact rules.
+func history(d *survey.Display, seen Seen, now time.Time) string {
+	policy := d.Recontact
+	if policy == "" {
+		policy = survey.RecontactUntilResponded
+	}
+	switch {
+	case policy == survey.RecontactUntilResponded && seen.Responded:
+		return ReasonResponded
+	case policy == survey.RecontactOnce && seen.Views > 0:
+		return ReasonRecontact
+	}
+	if d.RecontactDays > 0 {
+		last := seen.LastView
+		if seen.LastDismissal.After(last) {
+			last = seen.LastDismissal
+		}
+		if !last.IsZero() && now.Before(last.AddDate(0, 0, d.RecontactDays)) {
+			return ReasonRecontact
+		}
+	}
+	if d.MaxDisplays > 0 && seen.Views >= d.MaxDisplays {
+		return ReasonMaxDisplays
+	}
+	return ""
+}
+
+// Sampled reports whether a survey shown to percentage per cent of people is shown to
+// respondent: a hash of both, so the same person gets the same answer on every device and
+// every instance, and each survey samples people independently of the others.
+func Sampled(surveyID, respondent string, percentage float64) bool {
+	sum := sha256.Sum256([]byte(surveyID + "\x00" + respondent))
+	x := float64(binary.BigEndian.Uint64(sum[:8])) / math.Exp2(64) // uniform in [0, 1)
+	return x*100 < percentage
+}
