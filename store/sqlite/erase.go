@@ -98,6 +98,12 @@ func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) 
 	var erased store.Erased
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		erased = store.Erased{} // the write may run again
+		for _, q := range []string{`DELETE FROM person_attributes WHERE team_id = ? AND respondent = ?`,
+			`DELETE FROM prompts WHERE team_id = ? AND respondent = ?`} {
+			if _, err := tx.Exec(q, teamID, respondent); err != nil {
+				return s.mapErr(err, "erase respondent")
+			}
+		}
 		for _, sv := range surveys {
 			n, err := s.eraseIn(tx, sv, respondent)
 			if err != nil {

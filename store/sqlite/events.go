@@ -34,9 +34,19 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil // an imported event seen before
 		}
-		first, err := s.touchRespondent(tx, e.SurveyID, e.Respondent, column, at)
+		views := 0
+		if e.Type == store.EventView {
+			views = 1
+		}
+		first, err := s.touchRespondent(tx, e.SurveyID, e.Respondent, column, at, views)
 		if err != nil {
 			return err
+		}
+		if e.Type == store.EventView && !e.Imported {
+			// A view uses up the person's prompts of the survey (store.Targeter).
+			if _, err := tx.Exec(`DELETE FROM prompts WHERE survey_id = ? AND respondent = ?`, e.SurveyID, e.Respondent); err != nil {
+				return s.mapErr(err, "record event")
+			}
 		}
 		unique := int64(0)
 		if first {

@@ -132,7 +132,7 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta, te
 	}
 	// An update's time is not in the respondent index, which orders by creation: History reads
 	// it from the respondents table.
-	if _, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at); err != nil {
+	if _, err := s.touchRespondent(tx, w.SurveyID, w.Respondent, "last_responded_at", at, 0); err != nil {
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
@@ -409,21 +409,21 @@ func countIfFirstResponse(tx *sql.Tx, surveyID, respondent, id string) error {
 	return mapErr(err, "count unique responders")
 }
 
-// touchRespondent moves one of a respondent's last-interaction times forward to at, and
-// reports whether it was the first interaction of that kind. A known respondent takes one
-// UPDATE; only a first interaction of the kind needs the upsert.
-func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string, at int64) (bool, error) {
-	res, err := tx.Exec(`UPDATE respondents SET `+column+` = MAX(`+column+`, ?)
-		WHERE survey_id = ? AND respondent = ? AND `+column+` IS NOT NULL`, at, surveyID, respondent)
+// touchRespondent moves one of a respondent's last-interaction times forward to at, adds views
+// to their count of views, and reports whether it was the first interaction of that kind. A
+// known respondent takes one UPDATE; only a first interaction of the kind needs the upsert.
+func (s *Store) touchRespondent(tx *sql.Tx, surveyID, respondent, column string, at int64, views int) (bool, error) {
+	res, err := tx.Exec(`UPDATE respondents SET `+column+` = MAX(`+column+`, ?), views = views + ?
+		WHERE survey_id = ? AND respondent = ? AND `+column+` IS NOT NULL`, at, views, surveyID, respondent)
 	if err != nil {
 		return false, s.mapErr(err, "respondent history")
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		return false, nil
 	}
-	_, err = tx.Exec(`INSERT INTO respondents (survey_id, respondent, `+column+`) VALUES (?, ?, ?)
-		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = excluded.`+column,
-		surveyID, respondent, at)
+	_, err = tx.Exec(`INSERT INTO respondents (survey_id, respondent, `+column+`, views) VALUES (?, ?, ?, ?)
+		ON CONFLICT (survey_id, respondent) DO UPDATE SET `+column+` = excluded.`+column+`, views = views + excluded.views`,
+		surveyID, respondent, at, views)
 	if err != nil {
 		return false, s.mapErr(err, "respondent history")
 	}

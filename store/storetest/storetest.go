@@ -48,6 +48,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"DeliveryLifecycle", testDeliveryLifecycle},
 		{"RedeliverAfterExpiredLease", testRedeliverAfterExpiredLease},
 		{"WebhookWait", testWebhookWait},
+		{"Settings", testSettings},
+		{"PersonAndPrompts", testPersonAndPrompts},
+		{"Responded", testResponded},
 		{"Closed", testClosed},
 		{"ZeroTimes", testZeroTimes},
 	}

@@ -1,0 +1,247 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
+)
+
+var _ store.Targeter = (*Store)(nil)
+
+// Settings implements store.Targeter.
+func (s *Store) Settings(ctx context.Context, teamID string) (store.TeamSettings, error) {
+	if err := s.checkOpen("settings"); err != nil {
+		return store.TeamSettings{}, err
+	}
+	var st store.TeamSettings
+	var updated sql.NullInt64
+	err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
+		LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = ?`, teamID).Scan(&st.CooldownDays, &updated)
+	if err != nil {
+		return store.TeamSettings{}, s.mapErr(err, "settings of team "+teamID)
+	}
+	if updated.Valid {
+		st.UpdatedAt = sqlrow.FromMS(updated.Int64)
+	}
+	return st, nil
+}
+
+// ModifySettings implements store.Targeter.
+func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*store.TeamSettings) error) (store.TeamSettings, error) {
+	var out store.TeamSettings
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var st store.TeamSettings
+		var updated sql.NullInt64
+		err := tx.QueryRow(`SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
+			LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = ?`, teamID).Scan(&st.CooldownDays, &updated)
+		if err != nil {
+			return s.mapErr(err, "settings of team "+teamID)
+		}
+		if updated.Valid {
+			st.UpdatedAt = sqlrow.FromMS(updated.Int64)
+		}
+		if err := fn(&st); err != nil {
+			return err
+		}
+		var at int64
+		err = tx.QueryRow(`INSERT INTO team_settings (team_id, cooldown_days, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (team_id) DO UPDATE SET cooldown_days = excluded.cooldown_days,
+				updated_at = MAX(excluded.updated_at, team_settings.updated_at + 1)
+			RETURNING updated_at`, teamID, st.CooldownDays, time.Now().UnixMilli()).Scan(&at)
+		if err != nil {
+			return s.mapErr(err, "settings of team "+teamID)
+		}
+		st.UpdatedAt = sqlrow.FromMS(at)
+		out = st
+		return nil
+	})
+	return out, err
+}
+
+// SetAttributes implements store.Targeter.
+func (s *Store) SetAttributes(ctx context.Context, teamID, respondent string, attrs map[string]any) error {
+	var b []byte
+	if len(attrs) > 0 {
+		var err error
+		if b, err = json.Marshal(attrs); err != nil {
+			return fmt.Errorf("set attributes: %w", store.Invalidf("attributes: %v", err))
+		}
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := s.teamOf(tx, teamID); err != nil {
+			return err
+		}
+		var err error
+		if b == nil {
+			_, err = tx.Exec(`DELETE FROM person_attributes WHERE team_id = ? AND respondent = ?`, teamID, respondent)
+		} else {
+			_, err = tx.Exec(`INSERT INTO person_attributes (team_id, respondent, attributes) VALUES (?, ?, ?)
+				ON CONFLICT (team_id, respondent) DO UPDATE SET attributes = excluded.attributes`, teamID, respondent, string(b))
+		}
+		return s.mapErr(err, "set attributes")
+	})
+}
+
+// teamOf checks that a team exists, in tx.
+func (s *Store) teamOf(tx *sql.Tx, teamID string) (string, error) {
+	var id string
+	err := tx.QueryRow(`SELECT id FROM teams WHERE id = ?`, teamID).Scan(&id)
+	return id, s.mapErr(err, "team "+teamID)
+}
+
+// AddPrompt implements store.Targeter.
+func (s *Store) AddPrompt(ctx context.Context, p store.Prompt) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var team string
+		err := tx.QueryRow(`SELECT team_id FROM surveys WHERE id = ? AND status <> 'deleted'`, p.SurveyID).Scan(&team)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && team != p.TeamID) {
+			return fmt.Errorf("add prompt: survey %s: %w", p.SurveyID, store.ErrNotFound)
+		}
+		if err != nil {
+			return s.mapErr(err, "add prompt")
+		}
+		_, err = tx.Exec(`INSERT INTO prompts (id, team_id, survey_id, respondent, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			p.ID, p.TeamID, p.SurveyID, p.Respondent, sqlrow.MS(p.CreatedAt), msOrNull(p.ExpiresAt))
+		return s.mapErr(err, "add prompt "+p.ID)
+	})
+}
+
+// Prompts implements store.Targeter.
+func (s *Store) Prompts(ctx context.Context, teamID, surveyID string, limit int) ([]store.Prompt, error) {
+	if err := s.checkOpen("list prompts"); err != nil {
+		return nil, err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id, team_id, survey_id, respondent, created_at, expires_at FROM prompts
+		WHERE survey_id = ? AND team_id = ? ORDER BY created_at, id LIMIT ?`, surveyID, teamID, limit)
+	if err != nil {
+		return nil, s.mapErr(err, "list prompts")
+	}
+	return scanPrompts(rows)
+}
+
+// DeletePrompt implements store.Targeter.
+func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM prompts WHERE id = ? AND survey_id = ? AND team_id = ?`, id, surveyID, teamID)
+		if err != nil {
+			return s.mapErr(err, "delete prompt "+id)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("delete prompt %s: %w", id, store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// Person implements store.Targeter: the person's attributes, prompts and history with the team's
+// surveys, in one read transaction of three indexed reads.
+func (s *Store) Person(ctx context.Context, teamID, respondent string) (store.Person, error) {
+	if err := s.checkOpen("read person"); err != nil {
+		return store.Person{}, err
+	}
+	tx, err := s.rdb.BeginTx(ctx, nil)
+	if err != nil {
+		return store.Person{}, s.mapErr(err, "read person")
+	}
+	defer tx.Rollback() //nolint:errcheck // a read: nothing to keep
+	var p store.Person
+	var attrs []byte
+	err = tx.QueryRowContext(ctx, `SELECT attributes FROM person_attributes WHERE team_id = ? AND respondent = ?`, teamID, respondent).Scan(&attrs)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(attrs, &p.Attributes); err != nil {
+			return store.Person{}, fmt.Errorf("read person: attributes: %w", err)
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return store.Person{}, s.mapErr(err, "read person")
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, team_id, survey_id, respondent, created_at, expires_at FROM prompts
+		WHERE team_id = ? AND respondent = ? ORDER BY created_at, id`, teamID, respondent)
+	if err != nil {
+		return store.Person{}, s.mapErr(err, "read person")
+	}
+	if p.Prompts, err = scanPrompts(rows); err != nil {
+		return store.Person{}, err
+	}
+	if p.Surveys, err = s.seen(ctx, tx, teamID, respondent); err != nil {
+		return store.Person{}, err
+	}
+	return p, nil
+}
+
+// seen reads a person's views and dismissals of the team's surveys, through the respondents'
+// index by person.
+func (s *Store) seen(ctx context.Context, tx *sql.Tx, teamID, respondent string) (map[string]store.Seen, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at
+		FROM respondents AS r JOIN surveys AS s ON s.id = r.survey_id
+		WHERE r.respondent = ? AND s.team_id = ? AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)`, respondent, teamID)
+	if err != nil {
+		return nil, s.mapErr(err, "read person")
+	}
+	defer rows.Close()
+	var out map[string]store.Seen
+	for rows.Next() {
+		var id string
+		var seen store.Seen
+		var viewed, dismissed *int64
+		if err := rows.Scan(&id, &seen.Views, &viewed, &dismissed); err != nil {
+			return nil, s.mapErr(err, "read person")
+		}
+		if viewed != nil {
+			seen.LastViewed = sqlrow.FromMS(*viewed)
+		}
+		if dismissed != nil {
+			seen.LastDismissed = sqlrow.FromMS(*dismissed)
+		}
+		if out == nil {
+			out = map[string]store.Seen{}
+		}
+		out[id] = seen
+	}
+	return out, s.mapErr(rows.Err(), "read person")
+}
+
+// Responded implements store.Targeter, through the respondent index of responses.
+func (s *Store) Responded(ctx context.Context, surveyID, respondent string) (bool, error) {
+	if err := s.checkOpen("read history"); err != nil {
+		return false, err
+	}
+	var yes bool
+	err := s.rdb.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM responses WHERE survey_id = +?1 AND respondent = +?2)`,
+		surveyID, respondent).Scan(&yes)
+	return yes, s.mapErr(err, "read history")
+}
+
+func scanPrompts(rows *sql.Rows) ([]store.Prompt, error) {
+	defer rows.Close()
+	var out []store.Prompt
+	for rows.Next() {
+		var p store.Prompt
+		var created int64
+		var expires *int64
+		if err := rows.Scan(&p.ID, &p.TeamID, &p.SurveyID, &p.Respondent, &created, &expires); err != nil {
+			return nil, mapErr(err, "read prompts")
+		}
+		p.CreatedAt = sqlrow.FromMS(created)
+		if expires != nil {
+			t := sqlrow.FromMS(*expires)
+			p.ExpiresAt = &t
+		}
+		out = append(out, p)
+	}
+	return out, mapErr(rows.Err(), "read prompts")
+}
+
+// msOrNull is a time as stored, or NULL.
+func msOrNull(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return sqlrow.MS(*t)
+}
