@@ -56,7 +56,7 @@ type Prompt struct {
 
 // Person is what a team's targeting knows of a person.
 type Person struct {
-	// Attributes are those the team's backend stored (SetAttributes); nil for none.
+	// Attributes are those the team's backend stored (SetAttributes); empty for none.
 	Attributes map[string]any
 	// Prompts are the person's prompts not yet used up, of every survey of the team.
 	Prompts []Prompt

@@ -77,6 +77,12 @@ func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) 
 		if err != nil {
 			return err
 		}
+		for _, q := range []string{`DELETE FROM person_attributes WHERE team_id = $1 AND respondent = $2`,
+			`DELETE FROM prompts WHERE team_id = $1 AND respondent = $2`} {
+			if _, err := tx.Exec(ctx, q, teamID, respondent); err != nil {
+				return err
+			}
+		}
 		for _, sv := range surveys {
 			n, err := eraseIn(ctx, tx, sv, respondent)
 			if err != nil {

@@ -35,6 +35,8 @@ type followUps struct {
 	tallies map[string]*tally // by survey
 	touches map[[2]string]*touch
 	ratings countlog.Changes
+	// viewed are the (survey, respondent) pairs of new views, whose prompts they use up.
+	viewed [][2]string
 }
 
 // tally is what writes add to one survey's counters.
@@ -44,10 +46,11 @@ type tally struct {
 	finished int64
 }
 
-// touch is a respondent's latest interaction of each kind that has one.
+// touch is a respondent's latest interaction of each kind that has one, and their views.
 type touch struct {
-	at  [kinds]int64
-	set [kinds]bool
+	at    [kinds]int64
+	set   [kinds]bool
+	views int32
 }
 
 func newFollowUps() *followUps {
@@ -72,8 +75,8 @@ func (f *followUps) interact(surveyID, respondent string, k kind, at int64) {
 	f.touch(surveyID, respondent, k, at)
 }
 
-// touch moves a respondent's last time of a kind forward to at.
-func (f *followUps) touch(surveyID, respondent string, k kind, at int64) {
+// touch moves a respondent's last time of a kind forward to at, and returns their touch.
+func (f *followUps) touch(surveyID, respondent string, k kind, at int64) *touch {
 	key := [2]string{surveyID, respondent}
 	t := f.touches[key]
 	if t == nil {
@@ -83,12 +86,21 @@ func (f *followUps) touch(surveyID, respondent string, k kind, at int64) {
 	if !t.set[k] || at > t.at[k] {
 		t.at[k], t.set[k] = at, true
 	}
+	return t
 }
 
-// event counts a new event: its interaction and its count in the rollups.
+// event counts a new event: its interaction, its count in the rollups and, for a view, the
+// respondent's views; a view that is not imported uses up their prompts of the survey.
 func (f *followUps) event(e store.Event) {
 	at := e.At.UnixMilli()
-	f.interact(e.SurveyID, e.Respondent, kindOf(e.Type), at)
+	k := kindOf(e.Type)
+	f.interact(e.SurveyID, e.Respondent, k, at)
+	if k == viewed {
+		f.touches[[2]string{e.SurveyID, e.Respondent}].views++
+		if !e.Imported {
+			f.viewed = append(f.viewed, [2]string{e.SurveyID, e.Respondent})
+		}
+	}
 	addChanges(f.ratings, e.SurveyID, []store.Count{store.EventCount(e.Type)}, at, 1)
 }
 
@@ -112,6 +124,13 @@ func (f *followUps) queue(b *pgx.Batch, row int) int {
 			t.added[responded], t.added[viewed], t.added[dismissed], t.finished, row%statsShards)
 	}
 	f.queueTouches(b)
+	if len(f.viewed) > 0 {
+		surveys, respondents := make([]string, len(f.viewed)), make([]string, len(f.viewed))
+		for i, v := range f.viewed {
+			surveys[i], respondents[i] = v[0], v[1]
+		}
+		b.Queue(`DELETE FROM prompts WHERE (survey_id, respondent) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, surveys, respondents)
+	}
 	return queueLog(b, f.ratings)
 }
 
@@ -139,9 +158,11 @@ func (f *followUps) queueTouches(b *pgx.Batch) {
 		return
 	}
 	surveys, respondents := make([]string, 0, n), make([]string, 0, n)
+	views := make([]int32, 0, n)
 	var times [kinds][]*int64
 	for key, t := range f.touches {
 		surveys, respondents = append(surveys, key[0]), append(respondents, key[1])
+		views = append(views, t.views)
 		for k := range kinds {
 			var at *int64
 			if t.set[k] {
@@ -151,11 +172,12 @@ func (f *followUps) queueTouches(b *pgx.Batch) {
 		}
 	}
 	// GREATEST ignores NULLs: a time not given keeps the stored one.
-	b.Queue(`INSERT INTO respondents (survey_id, respondent, last_responded_at, last_viewed_at, last_dismissed_at)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) ORDER BY 1, 2
+	b.Queue(`INSERT INTO respondents (survey_id, respondent, last_responded_at, last_viewed_at, last_dismissed_at, views)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::int[]) ORDER BY 1, 2
 		ON CONFLICT (survey_id, respondent) DO UPDATE SET
 			last_responded_at = GREATEST(respondents.last_responded_at, excluded.last_responded_at),
 			last_viewed_at = GREATEST(respondents.last_viewed_at, excluded.last_viewed_at),
-			last_dismissed_at = GREATEST(respondents.last_dismissed_at, excluded.last_dismissed_at)`,
-		surveys, respondents, times[responded], times[viewed], times[dismissed])
+			last_dismissed_at = GREATEST(respondents.last_dismissed_at, excluded.last_dismissed_at),
+			views = respondents.views + excluded.views`,
+		surveys, respondents, times[responded], times[viewed], times[dismissed], views)
 }

@@ -113,10 +113,10 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if !p.LastViewed().Equal(t0.Add(3*time.Hour + 3*time.Second)) {
 		t.Errorf("last view of any of the team's surveys: %v", p.LastViewed())
 	}
-	if bob, err := tg.Person(ctx, "a", "bob"); err != nil || bob.Attributes != nil || len(bob.Prompts) != 2 || bob.Surveys != nil {
+	if bob, err := tg.Person(ctx, "a", "bob"); err != nil || len(bob.Attributes) != 0 || len(bob.Prompts) != 2 || len(bob.Surveys) != 0 {
 		t.Errorf("bob: %+v, %v; want his two prompts only", bob, err)
 	}
-	if ann, err := tg.Person(ctx, "b", "ann"); err != nil || ann.Attributes != nil || len(ann.Prompts) != 0 || len(ann.Surveys) != 1 {
+	if ann, err := tg.Person(ctx, "b", "ann"); err != nil || len(ann.Attributes) != 0 || len(ann.Prompts) != 0 || len(ann.Surveys) != 1 {
 		t.Errorf("ann in team b: %+v, %v; want her view only (it used up her prompt there)", ann, err)
 	}
 
@@ -137,7 +137,7 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if err := tg.SetAttributes(ctx, "a", "ann", nil); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := tg.Person(ctx, "a", "ann"); p.Attributes != nil {
+	if p, _ := tg.Person(ctx, "a", "ann"); len(p.Attributes) != 0 {
 		t.Errorf("attributes set to nil: %v", p.Attributes)
 	}
 	if err := tg.SetAttributes(ctx, "a", "ann", attrs); err != nil {
@@ -146,7 +146,7 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if _, err := s.EraseRespondent(ctx, "a", "ann"); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := tg.Person(ctx, "a", "ann"); err != nil || p.Attributes != nil || p.Prompts != nil || p.Surveys != nil {
+	if p, err := tg.Person(ctx, "a", "ann"); err != nil || len(p.Attributes) != 0 || len(p.Prompts) != 0 || len(p.Surveys) != 0 {
 		t.Errorf("ann erased from team a: %+v, %v", p, err)
 	}
 	if ann, _ := tg.Person(ctx, "b", "ann"); len(ann.Surveys) != 1 {

@@ -1,0 +1,246 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
+)
+
+var _ store.Targeter = (*Store)(nil)
+
+// settingsQuery reads a team's settings, the defaults when it has none; $1 is the team.
+const settingsQuery = `SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
+	LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = $1`
+
+func scanSettings(row pgx.Row) (store.TeamSettings, error) {
+	var st store.TeamSettings
+	var updated *int64
+	if err := row.Scan(&st.CooldownDays, &updated); err != nil {
+		return store.TeamSettings{}, err
+	}
+	if updated != nil {
+		st.UpdatedAt = sqlrow.FromMS(*updated)
+	}
+	return st, nil
+}
+
+// Settings implements store.Targeter.
+func (s *Store) Settings(ctx context.Context, teamID string) (store.TeamSettings, error) {
+	if err := s.checkOpen("settings"); err != nil {
+		return store.TeamSettings{}, err
+	}
+	st, err := scanSettings(s.pool.QueryRow(ctx, settingsQuery, teamID))
+	return st, s.mapErr(err, "settings of team "+teamID)
+}
+
+// ModifySettings implements store.Targeter: the team's row is locked while fn decides.
+func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*store.TeamSettings) error) (store.TeamSettings, error) {
+	var (
+		out   store.TeamSettings
+		fnErr error
+	)
+	err := s.tx(ctx, "settings of team "+teamID, func(tx pgx.Tx) error {
+		st, err := scanSettings(tx.QueryRow(ctx, settingsQuery+` FOR UPDATE OF t`, teamID))
+		if err != nil {
+			return err
+		}
+		if fnErr = fn(&st); fnErr != nil {
+			return fnErr
+		}
+		var at int64
+		err = tx.QueryRow(ctx, `INSERT INTO team_settings (team_id, cooldown_days, updated_at) VALUES ($1, $2, $3)
+			ON CONFLICT (team_id) DO UPDATE SET cooldown_days = excluded.cooldown_days,
+				updated_at = GREATEST(excluded.updated_at, team_settings.updated_at + 1)
+			RETURNING updated_at`, teamID, st.CooldownDays, time.Now().UnixMilli()).Scan(&at)
+		if err != nil {
+			return err
+		}
+		st.UpdatedAt = sqlrow.FromMS(at)
+		out = st
+		return nil
+	})
+	if fnErr != nil {
+		return store.TeamSettings{}, fnErr // as fn gave it
+	}
+	return out, err
+}
+
+// SetAttributes implements store.Targeter.
+func (s *Store) SetAttributes(ctx context.Context, teamID, respondent string, attrs map[string]any) error {
+	var b []byte
+	if len(attrs) > 0 {
+		var err error
+		if b, err = json.Marshal(attrs); err != nil {
+			return fmt.Errorf("set attributes: %w", store.Invalidf("attributes: %v", err))
+		}
+	}
+	return s.tx(ctx, "set attributes", func(tx pgx.Tx) error {
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM teams WHERE id = $1)`, teamID).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			return fmt.Errorf("team %s: %w", teamID, store.ErrNotFound)
+		}
+		if b == nil {
+			_, err := tx.Exec(ctx, `DELETE FROM person_attributes WHERE team_id = $1 AND respondent = $2`, teamID, respondent)
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO person_attributes (team_id, respondent, attributes) VALUES ($1, $2, $3)
+			ON CONFLICT (team_id, respondent) DO UPDATE SET attributes = excluded.attributes`, teamID, respondent, string(b))
+		return err
+	})
+}
+
+// AddPrompt implements store.Targeter.
+func (s *Store) AddPrompt(ctx context.Context, p store.Prompt) error {
+	return s.tx(ctx, "add prompt "+p.ID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO prompts (id, team_id, survey_id, respondent, created_at, expires_at)
+			SELECT $1, $2, $3, $4, $5, $6 FROM surveys WHERE id = $3 AND team_id = $2 AND status <> 'deleted'`,
+			p.ID, p.TeamID, p.SurveyID, p.Respondent, sqlrow.MS(p.CreatedAt), msOrNil(p.ExpiresAt))
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("survey %s: %w", p.SurveyID, store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// Prompts implements store.Targeter.
+func (s *Store) Prompts(ctx context.Context, teamID, surveyID string, limit int) ([]store.Prompt, error) {
+	if err := s.checkOpen("list prompts"); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+promptColumns+` FROM prompts WHERE survey_id = $1 AND team_id = $2
+		ORDER BY created_at, id LIMIT $3`, surveyID, teamID, limit)
+	if err != nil {
+		return nil, s.mapErr(err, "list prompts")
+	}
+	out, err := pgx.CollectRows(rows, scanPrompt)
+	return out, s.mapErr(err, "list prompts")
+}
+
+// DeletePrompt implements store.Targeter.
+func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) error {
+	if err := s.checkOpen("delete prompt"); err != nil {
+		return err
+	}
+	tag, err := s.pool.Exec(ctx, `DELETE FROM prompts WHERE id = $1 AND survey_id = $2 AND team_id = $3`, id, surveyID, teamID)
+	if err != nil {
+		return s.mapErr(err, "delete prompt "+id)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("delete prompt %s: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Person implements store.Targeter: the person's attributes, prompts and history with the team's
+// surveys, sent together and read in one repeatable-read snapshot.
+func (s *Store) Person(ctx context.Context, teamID, respondent string) (store.Person, error) {
+	if err := s.checkOpen("read person"); err != nil {
+		return store.Person{}, err
+	}
+	var p store.Person
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var b pgx.Batch
+		b.Queue(`SELECT attributes FROM person_attributes WHERE team_id = $1 AND respondent = $2`, teamID, respondent)
+		b.Queue(`SELECT `+promptColumns+` FROM prompts WHERE team_id = $1 AND respondent = $2 ORDER BY created_at, id`, teamID, respondent)
+		b.Queue(`SELECT r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at
+			FROM respondents AS r JOIN surveys AS s ON s.id = r.survey_id
+			WHERE r.respondent = $1 AND s.team_id = $2 AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)`, respondent, teamID)
+		br := tx.SendBatch(ctx, &b)
+		defer br.Close()
+		var attrs []byte
+		switch err := br.QueryRow().Scan(&attrs); {
+		case err == nil:
+			if err := json.Unmarshal(attrs, &p.Attributes); err != nil {
+				return fmt.Errorf("attributes: %w", err)
+			}
+		case !errors.Is(err, pgx.ErrNoRows):
+			return err
+		}
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		if p.Prompts, err = pgx.CollectRows(rows, scanPrompt); err != nil {
+			return err
+		}
+		if rows, err = br.Query(); err != nil {
+			return err
+		}
+		return scanSeen(rows, &p)
+	})
+	return p, s.mapErr(err, "read person")
+}
+
+// scanSeen reads a person's rows of respondents into p.Surveys.
+func scanSeen(rows pgx.Rows, p *store.Person) error {
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var views int
+		var viewed, dismissed *int64
+		if err := rows.Scan(&id, &views, &viewed, &dismissed); err != nil {
+			return err
+		}
+		seen := store.Seen{Views: views}
+		if viewed != nil {
+			seen.LastViewed = sqlrow.FromMS(*viewed)
+		}
+		if dismissed != nil {
+			seen.LastDismissed = sqlrow.FromMS(*dismissed)
+		}
+		if p.Surveys == nil {
+			p.Surveys = map[string]store.Seen{}
+		}
+		p.Surveys[id] = seen
+	}
+	return rows.Err()
+}
+
+// Responded implements store.Targeter.
+func (s *Store) Responded(ctx context.Context, surveyID, respondent string) (bool, error) {
+	if err := s.checkOpen("read history"); err != nil {
+		return false, err
+	}
+	var yes bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM responses WHERE survey_id = $1 AND respondent = $2)`, surveyID, respondent).Scan(&yes)
+	return yes, s.mapErr(err, "read history")
+}
+
+const promptColumns = `id, team_id, survey_id, respondent, created_at, expires_at`
+
+func scanPrompt(row pgx.CollectableRow) (store.Prompt, error) {
+	var p store.Prompt
+	var created int64
+	var expires *int64
+	if err := row.Scan(&p.ID, &p.TeamID, &p.SurveyID, &p.Respondent, &created, &expires); err != nil {
+		return store.Prompt{}, err
+	}
+	p.CreatedAt = sqlrow.FromMS(created)
+	if expires != nil {
+		t := sqlrow.FromMS(*expires)
+		p.ExpiresAt = &t
+	}
+	return p, nil
+}
+
+// msOrNil is a time as stored, or NULL.
+func msOrNil(t *time.Time) *int64 {
+	if t == nil {
+		return nil
+	}
+	ms := sqlrow.MS(*t)
+	return &ms
+}
