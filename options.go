@@ -60,6 +60,12 @@ type Options struct {
 	// other host gets a 403: a web site the operator visits could otherwise point its own name
 	// at the pages' address (DNS rebinding) and read them from the operator's browser.
 	PageHosts []string
+	// Audience, when set, lets the app decide in code who may see a survey that
+	// POST /v1/svc/next-survey would pick for a person (extensions.md section 7): it is given the
+	// widget's request (with the page's cookies, such as the app's session), the respondent and
+	// the survey's id, and is asked only of a survey that passes every other rule. Its error is
+	// the request's 500. Nil lets every survey through.
+	Audience func(r *http.Request, respondent, surveyID string) (bool, error)
 }
 
 // Observer is told what svc's handler and webhook sender do, for metrics. Package metrics
@@ -175,6 +181,7 @@ func (o *Options) build() (api.Config, delivery.Options, error) {
 	hc := api.Config{
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes, PageHosts: o.PageHosts,
+		Audience: o.Audience,
 	}
 	if o.Observer != nil {
 		hc.OnRequest = o.Observer.Request

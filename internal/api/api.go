@@ -65,6 +65,8 @@ type Config struct {
 	// PageHosts are the hosts the results pages answer under (see svc.Options.PageHosts); nil
 	// means loopback names and addresses only.
 	PageHosts []string
+	// Audience is svc.Options.Audience.
+	Audience func(r *http.Request, respondent, surveyID string) (bool, error)
 }
 
 // Handler is the svc HTTP API. It is safe for concurrent use.
@@ -93,11 +95,17 @@ type Handler struct {
 
 	// widget holds the browser widget's built files by name.
 	widget map[string]widget.File
+
+	// teams holds each team's active surveys with their display rules, for next-survey, for
+	// rulesTTL (see nextsurvey.go).
+	teamsMu sync.Mutex
+	teams   map[string]*teamRules
 }
 
 // New returns a Handler serving s.
 func New(s store.Store, opts Config) *Handler {
-	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux(), surveys: make(map[string]*encodedSurvey)}
+	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux(), surveys: make(map[string]*encodedSurvey),
+		teams: make(map[string]*teamRules)}
 	if h.log == nil {
 		h.log = slog.Default()
 	}

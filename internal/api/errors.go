@@ -23,6 +23,7 @@ const (
 	CodeOriginNotAllowed = problem.CodeOriginNotAllowed
 	CodeInternal         = problem.CodeInternal
 	CodeUnavailable      = problem.CodeUnavailable
+	CodeNotImplemented   = problem.CodeNotImplemented
 )
 
 func badRequest(msg string) *Error   { return problem.BadRequest(msg) }

@@ -126,6 +126,7 @@ func (h *Handler) handleSurveyCreate(w http.ResponseWriter, r *http.Request, tea
 		return err
 	}
 	w.Header().Set("Location", h.selfURL(r, sv.ID))
+	h.dropRules(teamID)
 	return h.writeSurvey(w, http.StatusCreated, sv)
 }
 
@@ -258,6 +259,7 @@ func (h *Handler) changeSurvey(r *http.Request, teamID string, fn func(*store.Su
 	if err != nil {
 		return store.Survey{}, surveyNotFound(err)
 	}
+	h.dropRules(teamID)
 	return sv, nil
 }
 

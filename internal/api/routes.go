@@ -18,6 +18,7 @@ func (h *Handler) routes() {
 	h.handle("GET /v1/svc/{surveyId}/respondent/{respondent}", h.public(h.handleHistoryGet))
 	h.handle("POST /v1/svc/{surveyId}/respondent/{respondent}/event", h.public(h.handleEventPost))
 	h.handle("PUT /v1/svc/{surveyId}/response/{responseId}", h.public(h.handleResponsePut))
+	h.handle("POST /v1/svc/next-survey", h.public(h.handleNextSurvey))
 
 	// Protected endpoints (secret key as a bearer token).
 	h.handle("GET /v1/protected/surveys", h.protected(h.handleSurveysList))
@@ -38,6 +39,14 @@ func (h *Handler) routes() {
 	h.handle("DELETE /v1/protected/surveys/{surveyId}/responses/{responseId}", h.protected(h.handleResponseDelete))
 	h.handle("DELETE /v1/protected/respondents/{respondent}", h.protected(h.handleRespondentErase))
 	h.handle("POST /v1/protected/surveys/{surveyId}/webhook-deliveries/{deliveryId}/redeliver", h.protected(h.handleRedeliverPost))
+
+	// Targeting (secret key): the team's settings, what it stores of people, its prompts.
+	h.handle("GET /v1/protected/settings", h.protected(h.handleSettingsGet))
+	h.handle("PATCH /v1/protected/settings", h.protected(h.handleSettingsPatch))
+	h.handle("PUT /v1/protected/respondents/{respondent}/attributes", h.protected(h.handleAttributesPut))
+	h.handle("POST /v1/protected/surveys/{surveyId}/prompts", h.protected(h.handlePromptPost))
+	h.handle("GET /v1/protected/surveys/{surveyId}/prompts", h.protected(h.handlePromptsList))
+	h.handle("DELETE /v1/protected/surveys/{surveyId}/prompts/{promptId}", h.protected(h.handlePromptDelete))
 }
 
 // handle registers one route, and keeps its pattern for Patterns.

@@ -35,6 +35,7 @@ const (
 	CodeOriginNotAllowed = "origin_not_allowed"
 	CodeInternal         = "internal"
 	CodeUnavailable      = "unavailable"
+	CodeNotImplemented   = "not_implemented"
 )
 
 // UnavailableRetryAfter is the Retry-After of a 503: a lock held by another process, or a

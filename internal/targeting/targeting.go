@@ -56,7 +56,6 @@ type Person struct {
 type Seen struct {
 	Views                   int
 	LastView, LastDismissal time.Time
-	Responded               bool
 }
 
 // Prompt is the team's backend asking for a survey to be shown to the person.
@@ -66,9 +65,11 @@ type Prompt struct {
 	ExpiresAt *time.Time
 }
 
-// Lookups answer what a decision cannot from memory. Either may be nil: no limit to check, or
-// no Audience.
+// Lookups answer what a decision cannot from memory. Each may be nil: nobody responded, no
+// limit to check, no Audience.
 type Lookups struct {
+	// Responded reports whether the person has a response to a survey.
+	Responded func(surveyID string) (bool, error)
 	// Responses counts a survey's responses, for its ResponseLimit.
 	Responses func(surveyID string) (int64, error)
 	// Audience reports whether the app lets the person see the survey.
@@ -181,8 +182,8 @@ func (c candidate) check(ask Ask, p Person, attrs map[string]any, cooldown time.
 			return why, nil
 		}
 	}
-	if why := history(d, p.Surveys[c.SurveyID], ask.Now); why != "" {
-		return why, nil
+	if why, err := history(d, c.SurveyID, p.Surveys[c.SurveyID], ask.Now, l.Responded); why != "" || err != nil {
+		return why, err
 	}
 	if cooldown > 0 && !d.IgnoreCooldown && !p.LastView.IsZero() && ask.Now.Before(p.LastView.Add(cooldown)) {
 		return ReasonCooldown, nil
@@ -234,17 +235,15 @@ func hasEvent(events []string, event string) bool {
 	return slices.Contains(events, event)
 }
 
-// history checks the person's history with the survey against its recontact rules.
-func history(d *survey.Display, seen Seen, now time.Time) string {
+// history checks the person's history with the survey against its recontact rules; whether
+// they responded is asked only of a survey shown until they do, and last.
+func history(d *survey.Display, id string, seen Seen, now time.Time, responded func(string) (bool, error)) (string, error) {
 	policy := d.Recontact
 	if policy == "" {
 		policy = survey.RecontactUntilResponded
 	}
-	switch {
-	case policy == survey.RecontactUntilResponded && seen.Responded:
-		return ReasonResponded
-	case policy == survey.RecontactOnce && seen.Views > 0:
-		return ReasonRecontact
+	if policy == survey.RecontactOnce && seen.Views > 0 {
+		return ReasonRecontact, nil
 	}
 	if d.RecontactDays > 0 {
 		last := seen.LastView
@@ -252,13 +251,22 @@ func history(d *survey.Display, seen Seen, now time.Time) string {
 			last = seen.LastDismissal
 		}
 		if !last.IsZero() && now.Before(last.AddDate(0, 0, d.RecontactDays)) {
-			return ReasonRecontact
+			return ReasonRecontact, nil
 		}
 	}
 	if d.MaxDisplays > 0 && seen.Views >= d.MaxDisplays {
-		return ReasonMaxDisplays
+		return ReasonMaxDisplays, nil
 	}
-	return ""
+	if policy == survey.RecontactUntilResponded && responded != nil {
+		yes, err := responded(id)
+		if err != nil {
+			return "", fmt.Errorf("responses of survey %s: %w", id, err)
+		}
+		if yes {
+			return ReasonResponded, nil
+		}
+	}
+	return "", nil
 }
 
 // Sampled reports whether a survey shown to percentage per cent of people is shown to

@@ -3,6 +3,7 @@ package targeting
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ func ptr[T any](v T) *T { return &v }
 
 func decide(t *testing.T, ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Lookups) Decision {
 	t.Helper()
+
 	if ask.Now.IsZero() {
 		ask.Now = now
 	}
@@ -71,8 +73,8 @@ func TestEachRule(t *testing.T) {
 		{"attribute contains", survey.Display{Attributes: []survey.AttributeRule{{Key: "email", Operator: "contains", Value: "@acme."}}}, Ask{Attributes: map[string]any{"email": "ann@acme.io"}}, Person{}, ""},
 		{"attribute exists", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "exists"}}}, Ask{Attributes: map[string]any{"beta": false}}, Person{}, ""},
 		{"attribute not-exists", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "not-exists"}}}, Ask{Attributes: map[string]any{"beta": false}}, Person{}, ReasonAttributes},
-		{"responded, until-responded", survey.Display{}, Ask{}, Person{Surveys: map[string]Seen{"s1": {Views: 1, Responded: true}}}, ReasonResponded},
-		{"responded, always", survey.Display{Recontact: "always"}, Ask{}, Person{Surveys: map[string]Seen{"s1": {Views: 1, Responded: true}}}, ""},
+		{"responded, until-responded", survey.Display{}, Ask{Respondent: "responder"}, Person{Surveys: map[string]Seen{"s1": {Views: 1}}}, ReasonResponded},
+		{"responded, always", survey.Display{Recontact: "always"}, Ask{Respondent: "responder"}, Person{Surveys: map[string]Seen{"s1": {Views: 1}}}, ""},
 		{"viewed, once", survey.Display{Recontact: "once"}, Ask{}, Person{Surveys: map[string]Seen{"s1": {Views: 1}}}, ReasonRecontact},
 		{"dismissed within the recontact days", survey.Display{Recontact: "always", RecontactDays: 7}, Ask{},
 			Person{Surveys: map[string]Seen{"s1": {Views: 1, LastView: now.Add(-30 * day), LastDismissal: now.Add(-6 * day)}}}, ReasonRecontact},
@@ -85,7 +87,9 @@ func TestEachRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := decide(t, tt.ask, []*Rules{rules(t, "s1", time.Hour, &tt.d)}, tt.person, 0, Lookups{})
+			// "responder" has responded to every survey; the others to none.
+			responded := func(string) (bool, error) { return tt.ask.Respondent == "responder", nil }
+			got := decide(t, tt.ask, []*Rules{rules(t, "s1", time.Hour, &tt.d)}, tt.person, 0, Lookups{Responded: responded})
 			want := Decision{SurveyID: "s1"}
 			if tt.want != "" {
 				want = Decision{Reason: tt.want}
@@ -159,12 +163,14 @@ func TestOrderAndPrompts(t *testing.T) {
 	if got := decide(t, Ask{URL: "/home"}, all, Person{Prompts: prompts}, 0, Lookups{}); got.SurveyID != "billing" {
 		t.Errorf("prompted surveys, off their page, without the attribute, sampled out: %+v, want the oldest prompt's", got)
 	}
-	responded := Person{Prompts: prompts, Surveys: map[string]Seen{"billing": {Views: 1, Responded: true}}}
-	if got := decide(t, Ask{URL: "/home"}, all, responded, 0, Lookups{}); got.SurveyID != "bare" {
+	answered := func(ids ...string) Lookups {
+		return Lookups{Responded: func(id string) (bool, error) { return slices.Contains(ids, id), nil }}
+	}
+	if got := decide(t, Ask{URL: "/home"}, all, Person{Prompts: prompts}, 0, answered("billing")); got.SurveyID != "bare" {
 		t.Errorf("the oldest prompt's survey answered: %+v, want the next prompt's", got)
 	}
 	// The newer of the two (billing) is off its page, the older answered: the newer's reason.
-	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, Person{Surveys: map[string]Seen{"older": {Responded: true}}}, 0, Lookups{}); got.Reason != ReasonURL {
+	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, Person{}, 0, answered("older")); got.Reason != ReasonURL {
 		t.Errorf("nothing to show: %+v, want the reason of the best candidate (url)", got)
 	}
 }
