@@ -60,6 +60,27 @@ declare namespace Svc {
     labels?: Partial<Labels>;
   }
 
+  /** The options of Svc.init: the survey is svc's choice, from the team's display rules. */
+  interface InitOptions {
+    /** A publishable key (svc_pk_…) of the team. */
+    publishableKey: string;
+    /** Your id for the person on the page. */
+    respondent: string;
+    /**
+     * What svc's display rules may test of the person: strings, numbers and booleans. Sent with
+     * each ask; attributes your backend stored for the person win over these.
+     */
+    attributes?: Record<string, string | number | boolean>;
+    /** Sent with every answer, beside the page's url, user agent and language. */
+    metadata?: Record<string, unknown>;
+    /** Where svc's API is served; by default, where widget.js came from. */
+    apiBase?: string;
+    /** Close the confirmation by itself after this many seconds, 0 to 86400 (default 0: never). */
+    autoCloseSeconds?: number;
+    colorScheme?: "light" | "dark" | "auto";
+    labels?: Partial<Labels>;
+  }
+
   /** What Svc.show resolves with. */
   interface Result {
     outcome: "completed" | "dismissed" | "skipped";
@@ -76,6 +97,19 @@ declare namespace Svc {
   function show(options: ShowOptions): Promise<Result>;
   /** Closes the survey on screen, if any: a dismissal before its end. */
   function close(): void;
+  /**
+   * Lets svc pick the survey to show: it asks on load and whenever the page's URL changes
+   * (pushState, replaceState, popstate, hashchange), and shows what svc picks, after the
+   * survey's delay, one survey at a time. A survey that appears this way never takes the
+   * keyboard. Calling init again replaces the options.
+   */
+  function init(options: InitOptions): void;
+  /** Tells svc that something happened (an event name of your own): a survey may wait for it. */
+  function track(event: string): void;
+  /** Replaces the attributes sent with later asks. */
+  function setAttributes(attributes: Record<string, string | number | boolean>): void;
+  /** Forgets the person (at logout): closes the survey on screen and asks no more until init. */
+  function reset(): void;
 }
 
 interface Window {

@@ -18,6 +18,21 @@ export class ApiError extends Error {
   }
 }
 
+/** Ask is what the page asks svc's targeting with. */
+export interface Ask {
+  respondent: string;
+  url: string;
+  event?: string;
+  attributes?: Record<string, unknown>;
+}
+
+/** Next is svc's answer: the survey to show (its public view with its id), or null. */
+export interface Next {
+  survey: (Survey & { id: string }) | null;
+  delaySeconds: number;
+  reason: string | null;
+}
+
 export class Api {
   constructor(
     readonly base: string,
@@ -39,6 +54,17 @@ export class Api {
 
   history(id: string, respondent: string): Promise<History> {
     return this.get<History>(`/v1/svc/${enc(id)}/respondent/${enc(respondent)}`);
+  }
+
+  /** next asks which survey to show now (POST /v1/svc/next-survey). */
+  async next(ask: Ask): Promise<Next> {
+    const res = await fetch(this.url("/v1/svc/next-survey"), {
+      method: "POST",
+      headers: { "x-svc-pk": this.key, "content-type": "application/json" },
+      body: JSON.stringify(ask),
+      credentials: "omit",
+    });
+    return (await reply(res)) as Next;
   }
 
   /** event records a view or a dismissal; it is not kept for later, as a lost view is no loss. */

@@ -2,7 +2,8 @@
 // moves on, and resolves with what happened. See extensions.md section 1 for the contract.
 import { Api, Outbox, type Delivery } from "./api";
 import { mergeLabels } from "./labels";
-import { loadProgress, storage } from "./state";
+import { loadProgress, storage, type Progress } from "./state";
+import type { Survey } from "./types";
 import { Widget, type Result, type ShowOptions } from "./widget";
 
 // Where this script came from, read while it runs (currentScript is null afterwards): the API
@@ -41,30 +42,33 @@ function byGesture(): boolean {
 
 const schemes = ["light", "dark", "auto"];
 
-function required(o: Record<string, unknown>, name: string): string {
+function required(o: Record<string, unknown>, name: string, what: string): string {
   const v = o[name];
-  if (typeof v !== "string" || v === "") throw new TypeError(`Svc.show: ${name} is required (a non-empty string)`);
+  if (typeof v !== "string" || v === "") throw new TypeError(`Svc.${what}: ${name} is required (a non-empty string)`);
   return v;
+}
+
+// common checks the options show and init share, and returns what they give.
+function common(o: Record<string, unknown>, what: string) {
+  const autoCloseSeconds = o.autoCloseSeconds ?? 0;
+  if (typeof autoCloseSeconds !== "number" || !(autoCloseSeconds >= 0 && autoCloseSeconds <= 86_400)) {
+    throw new TypeError(`Svc.${what}: autoCloseSeconds is a number of seconds from 0 (never) to 86400`);
+  }
+  const colorScheme = (o.colorScheme ?? "light") as string;
+  if (!schemes.includes(colorScheme)) throw new TypeError(`Svc.${what}: colorScheme is "light", "dark" or "auto"`);
+  const base = (typeof o.apiBase === "string" && o.apiBase ? o.apiBase : scriptBase).replace(/\/+$/, "");
+  return { autoCloseSeconds, colorScheme, api: new Api(base, required(o, "publishableKey", what)) };
 }
 
 async function show(options: ShowOptions): Promise<Result> {
   if (!options || typeof options !== "object") throw new TypeError("Svc.show: options are required");
   const o = options as unknown as Record<string, unknown>;
-  const surveyId = required(o, "surveyId");
-  const key = required(o, "publishableKey");
-  const respondent = required(o, "respondent");
-  const autoCloseSeconds = options.autoCloseSeconds ?? 0;
-  if (typeof autoCloseSeconds !== "number" || !(autoCloseSeconds >= 0 && autoCloseSeconds <= 86_400)) {
-    throw new TypeError("Svc.show: autoCloseSeconds is a number of seconds from 0 (never) to 86400");
-  }
-  const colorScheme = options.colorScheme ?? "light";
-  if (!schemes.includes(colorScheme)) throw new TypeError('Svc.show: colorScheme is "light", "dark" or "auto"');
+  const surveyId = required(o, "surveyId", "show");
+  const respondent = required(o, "respondent", "show");
+  const { autoCloseSeconds, colorScheme, api } = common(o, "show");
   // Read before the first await: the gesture's activation is of this moment.
   const gesture = byGesture();
-  const base = (typeof options.apiBase === "string" && options.apiBase ? options.apiBase : scriptBase).replace(/\/+$/, "");
-  const api = new Api(base, key);
-  const box = theOutbox();
-  box.flush();
+  theOutbox().flush();
   current?.close();
   current = null;
 
@@ -80,21 +84,39 @@ async function show(options: ShowOptions): Promise<Result> {
   }
   const survey = await api.survey(surveyId);
   await domReady(); // show may be called from a script in <head>, before <body> exists
+  return present({ api, surveyId, survey, respondent, progress, options, autoCloseSeconds, colorScheme,
+    // A person who started typing in the page while the survey loaded keeps the focus too.
+    gesture: gesture && !typingIn(document.activeElement) });
+}
+
+interface Presentation {
+  api: Api;
+  surveyId: string;
+  survey: Survey;
+  respondent: string;
+  progress: Progress | null;
+  options: { labels?: Partial<Svc.Labels>; metadata?: Record<string, unknown>; target?: Element | null };
+  autoCloseSeconds: number;
+  colorScheme: string;
+  gesture: boolean;
+}
+
+// present puts a survey on screen, and resolves when it closes.
+function present(p: Presentation): Promise<Result> {
   return new Promise<Result>((resolve) => {
     const w = new Widget({
-      api,
-      outbox: box,
-      surveyId,
-      survey,
-      respondent,
-      progress,
-      labels: mergeLabels(options.labels),
-      metadata: options.metadata,
-      target: options.target ?? null,
-      autoCloseSeconds,
-      // A person who started typing in the page while the survey loaded keeps the focus too.
-      gesture: gesture && !typingIn(document.activeElement),
-      colorScheme,
+      api: p.api,
+      outbox: theOutbox(),
+      surveyId: p.surveyId,
+      survey: p.survey,
+      respondent: p.respondent,
+      progress: p.progress,
+      labels: mergeLabels(p.options.labels),
+      metadata: p.options.metadata,
+      target: p.options.target ?? null,
+      autoCloseSeconds: p.autoCloseSeconds,
+      gesture: p.gesture,
+      colorScheme: p.colorScheme,
       done: (r) => {
         if (current === w) current = null;
         resolve(r);
@@ -114,8 +136,84 @@ function close(): void {
   current?.close();
 }
 
+// Svc.init: svc picks the survey (extensions.md section 7). The page asks on load, on every
+// change of its URL and on track; what svc picks appears by itself, after its delay, unless the
+// person left the page meanwhile, one survey at a time.
+let auto: { o: Svc.InitOptions; api: Api; autoCloseSeconds: number; colorScheme: string } | null = null;
+let attributes: Record<string, unknown> | undefined;
+let asks = 0; // the latest ask wins
+let delay: ReturnType<typeof setTimeout> | undefined;
+let lastURL = "";
+
+function init(options: Svc.InitOptions): void {
+  if (!options || typeof options !== "object") throw new TypeError("Svc.init: options are required");
+  const o = options as unknown as Record<string, unknown>;
+  required(o, "respondent", "init");
+  auto = { o: options, ...common(o, "init") };
+  attributes = options.attributes;
+  watchURL();
+  void domReady().then(() => ask());
+}
+
+function ask(event?: string): void {
+  const a = auto;
+  if (!a || current) return;
+  const seq = ++asks;
+  clearTimeout(delay);
+  const at = (lastURL = location.href);
+  a.api
+    .next({ respondent: a.o.respondent, url: at, event, attributes })
+    .then((d) => {
+      if (seq !== asks || !d.survey) return;
+      const survey = d.survey;
+      delay = setTimeout(() => {
+        if (seq !== asks || auto !== a || current || location.href !== at) return;
+        void present({ api: a.api, surveyId: survey.id, survey, respondent: a.o.respondent, progress: loadProgress(survey.id, a.o.respondent),
+          options: a.o, autoCloseSeconds: a.autoCloseSeconds, colorScheme: a.colorScheme, gesture: false });
+      }, d.delaySeconds * 1000);
+    })
+    .catch(() => {}); // no survey: the page goes on
+}
+
+let watching = false;
+
+// watchURL asks again whenever the page's URL changes: a single-page app's navigation, the
+// back button, a fragment.
+function watchURL(): void {
+  if (watching) return;
+  watching = true;
+  const changed = () => {
+    if (location.href !== lastURL) ask();
+  };
+  for (const name of ["pushState", "replaceState"] as const) {
+    const original = history[name];
+    history[name] = function (this: History, ...args: Parameters<History["pushState"]>) {
+      original.apply(this, args);
+      changed();
+    };
+  }
+  addEventListener("popstate", changed);
+  addEventListener("hashchange", changed);
+}
+
+function track(event: string): void {
+  if (typeof event !== "string" || event === "") throw new TypeError("Svc.track: the event is a non-empty string");
+  ask(event);
+}
+
+function setAttributes(a: Record<string, string | number | boolean>): void {
+  attributes = a;
+}
+
+function reset(): void {
+  auto = null;
+  asks++;
+  clearTimeout(delay);
+  current?.withdraw();
+}
+
 Object.defineProperty(window, "Svc", {
-  value: Object.freeze({ show, close }),
+  value: Object.freeze({ show, close, init, track, setAttributes, reset }),
   configurable: true,
   enumerable: false,
   writable: false,

@@ -124,6 +124,12 @@ export class Widget {
     this.end(this.finished ? "completed" : "dismissed");
   }
 
+  /** withdraw takes the survey off the page without recording a dismissal (Svc.reset). */
+  withdraw(): void {
+    this.stopped = true;
+    this.close();
+  }
+
   /** delivered is told what became of this response's latest PUT. */
   delivered(d: Delivery): void {
     if (this.ended) return;

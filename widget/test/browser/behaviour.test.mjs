@@ -242,10 +242,18 @@ test("the script defines window.Svc and no other global", async () => {
   await tab.addScriptTag({ url: `${base}/v1/svc/widget.js` });
   const added = (await names()).filter((n) => !before.has(n));
   assert.deepEqual(added, ["Svc"]);
-  assert.deepEqual(await tab.evaluate(() => Object.keys(Svc).sort()), ["close", "show"]);
+  assert.deepEqual(await tab.evaluate(() => Object.keys(Svc).sort()), ["close", "init", "reset", "setAttributes", "show", "track"]);
   // Wrong options are refused with a clear error, before anything is fetched or shown.
   const err = await tab.evaluate(() => Svc.show({ surveyId: "x", respondent: "y" }).catch((e) => e.message));
   assert.equal(err, "Svc.show: publishableKey is required (a non-empty string)");
+  const initErr = await tab.evaluate(() => {
+    try {
+      Svc.init({ respondent: "y" });
+    } catch (e) {
+      return e.message;
+    }
+  });
+  assert.equal(initErr, "Svc.init: publishableKey is required (a non-empty string)");
   assert.equal(await tab.locator("svc-survey").count(), 0);
   await context.close();
 });

@@ -13,3 +13,10 @@ export async function everyOption(): Promise<void> {
   if (result.outcome === "completed") console.log(result.responseId);
   window.Svc.close();
 }
+
+export function targeting(): void {
+  Svc.init({ publishableKey: "svc_pk_…", respondent: "user-42", attributes: { plan: "pro", seats: 12, beta: true }, colorScheme: "dark" });
+  Svc.track("upgraded");
+  Svc.setAttributes({ plan: "team" });
+  Svc.reset();
+}
