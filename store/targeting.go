@@ -29,8 +29,9 @@ type Targeter interface {
 	Prompts(ctx context.Context, teamID, surveyID string, limit int) ([]Prompt, error)
 	// DeletePrompt deletes a prompt of the survey, or returns ErrNotFound.
 	DeletePrompt(ctx context.Context, teamID, surveyID, id string) error
-	// Person returns what the team's targeting knows of a person, in one read.
-	Person(ctx context.Context, teamID, respondent string) (Person, error)
+	// Person returns what the team's targeting knows of a person, in one read, with whether
+	// they responded to each of the surveys asked (Person.Responded).
+	Person(ctx context.Context, teamID, respondent string, asked []string) (Person, error)
 	// Responded reports whether a person has a response to a survey.
 	Responded(ctx context.Context, surveyID, respondent string) (bool, error)
 }
@@ -63,6 +64,8 @@ type Person struct {
 	// Surveys holds the person's views and dismissals of each survey of the team they have
 	// seen, by survey id.
 	Surveys map[string]Seen
+	// Responded holds the surveys asked that the person has a response to.
+	Responded map[string]bool
 }
 
 // Seen is a person's views and dismissals of one survey.

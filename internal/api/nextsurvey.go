@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -74,6 +75,7 @@ func (h *Handler) rulesOf(ctx context.Context, tg store.Targeter, teamID string)
 		}
 		after = next
 	}
+	targeting.Sort(tr.rules)
 	h.teamsMu.Lock()
 	h.teams[teamID] = tr
 	h.teamsMu.Unlock()
@@ -192,7 +194,9 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 	if len(tr.rules) == 0 {
 		return targeting.Decision{Reason: targeting.ReasonNoSurvey}, nil
 	}
-	person, err := tg.Person(ctx, teamID, ask.Respondent)
+	// The person is read once, with their responses to the surveys the page lets through.
+	onPage := targeting.OnPage(ask, tr.rules)
+	person, err := tg.Person(ctx, teamID, ask.Respondent, onPage)
 	if err != nil {
 		return targeting.Decision{}, err
 	}
@@ -205,7 +209,12 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 		p.Prompts = append(p.Prompts, targeting.Prompt{SurveyID: pr.SurveyID, CreatedAt: pr.CreatedAt, ExpiresAt: pr.ExpiresAt})
 	}
 	l := targeting.Lookups{
-		Responded: func(id string) (bool, error) { return tg.Responded(ctx, id, ask.Respondent) },
+		Responded: func(id string) (bool, error) {
+			if slices.Contains(onPage, id) {
+				return person.Responded[id], nil
+			}
+			return tg.Responded(ctx, id, ask.Respondent) // a prompted survey off the page
+		},
 		Responses: func(id string) (int64, error) {
 			st, err := h.store.Stats(ctx, id)
 			return st.TotalResponses, err

@@ -212,7 +212,7 @@ func TestEraseTakesAttributesAndPrompts(t *testing.T) {
 		t.Errorf("the erased person's prompt still picks its survey: %s", got)
 	}
 	tg := e.store.(store.Targeter)
-	if p, err := tg.Person(t.Context(), "a", "ann"); err != nil || len(p.Attributes) != 0 {
+	if p, err := tg.Person(t.Context(), "a", "ann", nil); err != nil || len(p.Attributes) != 0 {
 		t.Errorf("the erased person's attributes: %v, %v", p.Attributes, err)
 	}
 }

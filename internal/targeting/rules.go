@@ -82,31 +82,32 @@ func (m matcher) matches(whole, pathQuery string) bool {
 }
 
 // matchesURL reports whether the page passes the survey's URL rules: one of urls matches (or
-// there are none), and none of excludeUrls does. The page's URL may be whole or its path and
-// query; its fragment is left out.
-func (r *Rules) matchesURL(page string) bool {
-	whole, pathQuery := splitURL(page)
-	if len(r.urls) > 0 && !slices.ContainsFunc(r.urls, func(m matcher) bool { return m.matches(whole, pathQuery) }) {
+// there are none), and none of excludeUrls does.
+func (r *Rules) matchesURL(page pageURL) bool {
+	if len(r.urls) > 0 && !slices.ContainsFunc(r.urls, func(m matcher) bool { return m.matches(page.whole, page.pathQuery) }) {
 		return false
 	}
-	return !slices.ContainsFunc(r.exclude, func(m matcher) bool { return m.matches(whole, pathQuery) })
+	return !slices.ContainsFunc(r.exclude, func(m matcher) bool { return m.matches(page.whole, page.pathQuery) })
 }
 
-// splitURL returns a page's URL without its fragment, and its path and query.
-func splitURL(page string) (whole, pathQuery string) {
-	whole, _, _ = strings.Cut(page, "#")
+// pageURL is a page's URL as the rules match it: whole, and its path and query, without its
+// fragment. A URL given as a path and query is both.
+type pageURL struct{ whole, pathQuery string }
+
+func splitPage(page string) pageURL {
+	whole, _, _ := strings.Cut(page, "#")
 	u, err := url.Parse(whole)
 	if err != nil || u.Scheme == "" {
-		return whole, whole
+		return pageURL{whole, whole}
 	}
-	pathQuery = u.EscapedPath()
+	pathQuery := u.EscapedPath()
 	if pathQuery == "" {
 		pathQuery = "/"
 	}
 	if u.RawQuery != "" {
 		pathQuery += "?" + u.RawQuery
 	}
-	return whole, pathQuery
+	return pageURL{whole, pathQuery}
 }
 
 // mergeAttributes is the page's attributes with the stored ones over them: the team's backend

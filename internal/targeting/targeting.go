@@ -83,28 +83,40 @@ type Decision struct {
 	Reason       string
 }
 
-// Decide picks, among surveys (the team's active ones), the survey the person sees next: the
-// prompted ones first (oldest prompt first), then by priority, then the newest. A survey
-// without display rules is a candidate only when prompted. cooldown is the team's: no survey
-// (but those that ignore it) within that long of the person's last view of any.
+// Sort orders a team's surveys as Decide takes them: by priority, then the newest. Sort them
+// once, as they are compiled.
+func Sort(surveys []*Rules) {
+	slices.SortFunc(surveys, func(a, b *Rules) int {
+		return compareCandidates(candidate{Rules: a}, candidate{Rules: b})
+	})
+}
+
+// Decide picks, among surveys (the team's active ones, in Sort's order), the survey the person
+// sees next: the prompted ones first (oldest prompt first), then by priority, then the newest.
+// A survey without display rules is a candidate only when prompted. cooldown is the team's: no
+// survey (but those that ignore it) within that long of the person's last view of any.
 func Decide(ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Lookups) (Decision, error) {
 	prompted := activePrompts(p.Prompts, ask.Now)
-	cands := make([]candidate, 0, len(surveys))
+	cands := make([]candidate, 0, len(prompted)+len(surveys))
 	for _, r := range surveys {
-		pr, ok := prompted[r.SurveyID]
-		if r.display == nil && !ok {
-			continue
+		if pr, ok := prompted[r.SurveyID]; ok {
+			cands = append(cands, candidate{r, true, pr})
 		}
-		cands = append(cands, candidate{r, ok, pr})
+	}
+	slices.SortFunc(cands, compareCandidates) // the prompted ones, by their prompts' age
+	for _, r := range surveys {
+		if _, ok := prompted[r.SurveyID]; !ok && r.display != nil {
+			cands = append(cands, candidate{Rules: r})
+		}
 	}
 	if len(cands) == 0 {
 		return Decision{Reason: ReasonNoSurvey}, nil
 	}
-	slices.SortFunc(cands, compareCandidates)
 	attrs := mergeAttributes(ask.Attributes, p.Attributes)
+	page := splitPage(ask.URL)
 	reason := ""
 	for _, c := range cands {
-		why, err := c.check(ask, p, attrs, cooldown, l)
+		why, err := c.check(ask, page, p, attrs, cooldown, l)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -116,6 +128,24 @@ func Decide(ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Looku
 		}
 	}
 	return Decision{Reason: reason}, nil
+}
+
+// OnPage lists the surveys with display rules that the page and the moment let through (URL,
+// event, schedule), before anything is read of the person: their history need be read only for
+// these, and for the surveys they are prompted for.
+func OnPage(ask Ask, surveys []*Rules) []string {
+	page := splitPage(ask.URL)
+	var ids []string
+	for _, r := range surveys {
+		d := r.display
+		if d == nil || (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
+			continue
+		}
+		if r.matchesURL(page) && hasEvent(d.Events, ask.Event) {
+			ids = append(ids, r.SurveyID)
+		}
+	}
+	return ids
 }
 
 // candidate is a survey that may be picked, and its prompt if it has one.
@@ -172,13 +202,13 @@ func activePrompts(prompts []Prompt, now time.Time) map[string]Prompt {
 // check returns the first rule that holds the candidate back, or "". A prompt asks for the
 // person by name: the page's rules (URL, event) and the audience rules (attributes, sampling)
 // do not hold it back; the schedule, the person's history, the cooldown and the app do.
-func (c candidate) check(ask Ask, p Person, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
+func (c candidate) check(ask Ask, page pageURL, p Person, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
 	d := c.rules()
 	if (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
 		return ReasonSchedule, nil
 	}
 	if !c.prompted {
-		if why := c.pageAndAudience(ask, attrs); why != "" {
+		if why := c.pageAndAudience(ask, page, attrs); why != "" {
 			return why, nil
 		}
 	}
@@ -211,10 +241,10 @@ func (c candidate) check(ask Ask, p Person, attrs map[string]any, cooldown time.
 
 // pageAndAudience checks the rules of the page (URL, event) and of the person's attributes
 // and sample.
-func (c candidate) pageAndAudience(ask Ask, attrs map[string]any) string {
+func (c candidate) pageAndAudience(ask Ask, page pageURL, attrs map[string]any) string {
 	d := c.rules()
 	switch {
-	case !c.matchesURL(ask.URL):
+	case !c.matchesURL(page):
 		return ReasonURL
 	case !hasEvent(d.Events, ask.Event):
 		return ReasonEvent

@@ -32,6 +32,8 @@ func decide(t *testing.T, ask Ask, surveys []*Rules, p Person, cooldown time.Dur
 	if ask.Respondent == "" {
 		ask.Respondent = "ann"
 	}
+	surveys = slices.Clone(surveys)
+	Sort(surveys) // as the handler keeps them
 	d, err := Decide(ask, surveys, p, cooldown, l)
 	if err != nil {
 		t.Fatal(err)

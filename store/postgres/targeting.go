@@ -146,7 +146,7 @@ func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) e
 
 // Person implements store.Targeter: the person's attributes, prompts and history with the team's
 // surveys, sent together and read in one repeatable-read snapshot.
-func (s *Store) Person(ctx context.Context, teamID, respondent string) (store.Person, error) {
+func (s *Store) Person(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
 	if err := s.checkOpen("read person"); err != nil {
 		return store.Person{}, err
 	}
@@ -158,6 +158,7 @@ func (s *Store) Person(ctx context.Context, teamID, respondent string) (store.Pe
 		b.Queue(`SELECT r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at
 			FROM respondents AS r JOIN surveys AS s ON s.id = r.survey_id
 			WHERE r.respondent = $1 AND s.team_id = $2 AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)`, respondent, teamID)
+		b.Queue(`SELECT DISTINCT survey_id FROM responses WHERE survey_id = ANY($1::text[]) AND respondent = $2`, asked, respondent)
 		br := tx.SendBatch(ctx, &b)
 		defer br.Close()
 		var attrs []byte
@@ -179,7 +180,20 @@ func (s *Store) Person(ctx context.Context, teamID, respondent string) (store.Pe
 		if rows, err = br.Query(); err != nil {
 			return err
 		}
-		return scanSeen(rows, &p)
+		if err := scanSeen(rows, &p); err != nil {
+			return err
+		}
+		if rows, err = br.Query(); err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		for _, id := range ids {
+			if p.Responded == nil {
+				p.Responded = map[string]bool{}
+			}
+			p.Responded[id] = true
+		}
+		return err
 	})
 	return p, s.mapErr(err, "read person")
 }

@@ -140,71 +140,33 @@ func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) e
 }
 
 // Person implements store.Targeter: the person's attributes, prompts and history with the team's
-// surveys, in one read transaction of three indexed reads.
-func (s *Store) Person(ctx context.Context, teamID, respondent string) (store.Person, error) {
+// surveys, in one statement (a snapshot of its own), the lists as JSON arrays.
+func (s *Store) Person(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
 	if err := s.checkOpen("read person"); err != nil {
 		return store.Person{}, err
 	}
-	tx, err := s.rdb.BeginTx(ctx, nil)
+	ids, err := json.Marshal(asked)
 	if err != nil {
-		return store.Person{}, s.mapErr(err, "read person")
-	}
-	defer tx.Rollback() //nolint:errcheck // a read: nothing to keep
-	var p store.Person
-	var attrs []byte
-	err = tx.QueryRowContext(ctx, `SELECT attributes FROM person_attributes WHERE team_id = ? AND respondent = ?`, teamID, respondent).Scan(&attrs)
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(attrs, &p.Attributes); err != nil {
-			return store.Person{}, fmt.Errorf("read person: attributes: %w", err)
-		}
-	case !errors.Is(err, sql.ErrNoRows):
-		return store.Person{}, s.mapErr(err, "read person")
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, team_id, survey_id, respondent, created_at, expires_at FROM prompts
-		WHERE team_id = ? AND respondent = ? ORDER BY created_at, id`, teamID, respondent)
-	if err != nil {
-		return store.Person{}, s.mapErr(err, "read person")
-	}
-	if p.Prompts, err = scanPrompts(rows); err != nil {
 		return store.Person{}, err
 	}
-	if p.Surveys, err = s.seen(ctx, tx, teamID, respondent); err != nil {
-		return store.Person{}, err
-	}
-	return p, nil
-}
-
-// seen reads a person's views and dismissals of the team's surveys, through the respondents'
-// index by person.
-func (s *Store) seen(ctx context.Context, tx *sql.Tx, teamID, respondent string) (map[string]store.Seen, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at
-		FROM respondents AS r JOIN surveys AS s ON s.id = r.survey_id
-		WHERE r.respondent = ? AND s.team_id = ? AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)`, respondent, teamID)
+	var attrs, prompts, seen, responded []byte
+	// A read of a few index entries: without the request's cancellation, database/sql starts no
+	// goroutine to watch for it.
+	err = s.rdb.QueryRowContext(context.WithoutCancel(ctx), `SELECT
+		(SELECT attributes FROM person_attributes WHERE team_id = +?1 AND respondent = +?2),
+		(SELECT json_group_array(json_array(id, survey_id, created_at, expires_at)) FROM
+			(SELECT id, survey_id, created_at, expires_at FROM prompts WHERE team_id = +?1 AND respondent = +?2 ORDER BY created_at, id)),
+		(SELECT json_group_array(json_array(r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at))
+			FROM respondents AS r JOIN surveys AS s ON s.id = r.survey_id
+			WHERE r.respondent = +?2 AND s.team_id = +?1 AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)),
+		(SELECT json_group_array(a.value) FROM json_each(?3) AS a
+			WHERE EXISTS (SELECT 1 FROM responses WHERE survey_id = a.value AND respondent = +?2))`,
+		teamID, respondent, string(ids)).Scan(&attrs, &prompts, &seen, &responded)
 	if err != nil {
-		return nil, s.mapErr(err, "read person")
+		return store.Person{}, s.mapErr(err, "read person")
 	}
-	defer rows.Close()
-	var out map[string]store.Seen
-	for rows.Next() {
-		var id string
-		var seen store.Seen
-		var viewed, dismissed *int64
-		if err := rows.Scan(&id, &seen.Views, &viewed, &dismissed); err != nil {
-			return nil, s.mapErr(err, "read person")
-		}
-		if viewed != nil {
-			seen.LastViewed = sqlrow.FromMS(*viewed)
-		}
-		if dismissed != nil {
-			seen.LastDismissed = sqlrow.FromMS(*dismissed)
-		}
-		if out == nil {
-			out = map[string]store.Seen{}
-		}
-		out[id] = seen
-	}
-	return out, s.mapErr(rows.Err(), "read person")
+	p, err := sqlrow.DecodePerson(teamID, respondent, attrs, prompts, seen, responded)
+	return p, s.mapErr(err, "read person")
 }
 
 // Responded implements store.Targeter, through the respondent index of responses.

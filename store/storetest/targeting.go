@@ -96,7 +96,7 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	}
 	wg.Wait()
 
-	p, err := tg.Person(ctx, "a", "ann")
+	p, err := tg.Person(ctx, "a", "ann", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,10 +113,10 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if !p.LastViewed().Equal(t0.Add(3*time.Hour + 3*time.Second)) {
 		t.Errorf("last view of any of the team's surveys: %v", p.LastViewed())
 	}
-	if bob, err := tg.Person(ctx, "a", "bob"); err != nil || len(bob.Attributes) != 0 || len(bob.Prompts) != 2 || len(bob.Surveys) != 0 {
+	if bob, err := tg.Person(ctx, "a", "bob", nil); err != nil || len(bob.Attributes) != 0 || len(bob.Prompts) != 2 || len(bob.Surveys) != 0 {
 		t.Errorf("bob: %+v, %v; want his two prompts only", bob, err)
 	}
-	if ann, err := tg.Person(ctx, "b", "ann"); err != nil || len(ann.Attributes) != 0 || len(ann.Prompts) != 0 || len(ann.Surveys) != 1 {
+	if ann, err := tg.Person(ctx, "b", "ann", nil); err != nil || len(ann.Attributes) != 0 || len(ann.Prompts) != 0 || len(ann.Surveys) != 1 {
 		t.Errorf("ann in team b: %+v, %v; want her view only (it used up her prompt there)", ann, err)
 	}
 
@@ -137,7 +137,7 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if err := tg.SetAttributes(ctx, "a", "ann", nil); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := tg.Person(ctx, "a", "ann"); len(p.Attributes) != 0 {
+	if p, _ := tg.Person(ctx, "a", "ann", nil); len(p.Attributes) != 0 {
 		t.Errorf("attributes set to nil: %v", p.Attributes)
 	}
 	if err := tg.SetAttributes(ctx, "a", "ann", attrs); err != nil {
@@ -146,13 +146,13 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if _, err := s.EraseRespondent(ctx, "a", "ann"); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := tg.Person(ctx, "a", "ann"); err != nil || len(p.Attributes) != 0 || len(p.Prompts) != 0 || len(p.Surveys) != 0 {
+	if p, err := tg.Person(ctx, "a", "ann", nil); err != nil || len(p.Attributes) != 0 || len(p.Prompts) != 0 || len(p.Surveys) != 0 {
 		t.Errorf("ann erased from team a: %+v, %v", p, err)
 	}
-	if ann, _ := tg.Person(ctx, "b", "ann"); len(ann.Surveys) != 1 {
+	if ann, _ := tg.Person(ctx, "b", "ann", nil); len(ann.Surveys) != 1 {
 		t.Errorf("erasing ann from team a took her history in team b: %+v", ann)
 	}
-	if bob, _ := tg.Person(ctx, "b", "bob"); len(bob.Prompts) != 1 {
+	if bob, _ := tg.Person(ctx, "b", "bob", nil); len(bob.Prompts) != 1 {
 		t.Errorf("team b's prompt for bob: %+v", bob)
 	}
 }
@@ -167,9 +167,14 @@ func testResponded(t *testing.T, s store.Store) {
 		t.Fatalf("before any response: %v, %v", yes, err)
 	}
 	put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "ann", Data: survey.Answers{"nps": survey.Number(9)}, At: t0})
+	other := mustSurvey(t, s, newSurvey("a", t0))
 	for who, want := range map[string]bool{"ann": true, "bob": false} {
 		if yes, err := tg.Responded(ctx, sv.ID, who); err != nil || yes != want {
 			t.Errorf("%s responded: %v, %v; want %v", who, yes, err, want)
+		}
+		p, err := tg.Person(ctx, "a", who, []string{sv.ID, other.ID, "nothere"})
+		if err != nil || p.Responded[sv.ID] != want || p.Responded[other.ID] || len(p.Responded) > 1 {
+			t.Errorf("%s's responses among three surveys: %v, %v; want %s only: %v", who, p.Responded, err, sv.ID, want)
 		}
 	}
 	p := store.Prompt{ID: ids.New(), TeamID: "a", SurveyID: sv.ID, Respondent: "bob", CreatedAt: t0}
@@ -179,7 +184,7 @@ func testResponded(t *testing.T, s store.Store) {
 	if err := s.RecordEvent(ctx, store.Event{SurveyID: sv.ID, Respondent: "bob", Type: store.EventView, At: t0, Imported: true}); err != nil {
 		t.Fatal(err)
 	}
-	if bob, _ := tg.Person(ctx, "a", "bob"); len(bob.Prompts) != 1 || bob.Surveys[sv.ID].Views != 1 {
+	if bob, _ := tg.Person(ctx, "a", "bob", nil); len(bob.Prompts) != 1 || bob.Surveys[sv.ID].Views != 1 {
 		t.Errorf("after an imported view: %+v; want the prompt kept and the view counted", bob)
 	}
 }

@@ -46,6 +46,9 @@ func preparePostgres(url string, rows int) error {
 			return err
 		}
 	}
+	if err := prepareTargeted(ctx, st); err != nil {
+		return err
+	}
 	sv := store.Survey{ID: loadSurvey, TeamID: benchdata.TeamID, Status: store.StatusActive, Definition: survey.Sample(),
 		CreatedAt: benchdata.Start, UpdatedAt: benchdata.Start}
 	if err := st.CreateSurvey(ctx, sv); err != nil && !errors.Is(err, store.ErrConflict) {

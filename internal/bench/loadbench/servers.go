@@ -40,6 +40,9 @@ func prepare(db string, rows int) error {
 	if err := clearLoad(ctx, db); err != nil {
 		return fmt.Errorf("clear the last runs' load: %w", err)
 	}
+	if err := prepareTargeted(ctx, st); err != nil {
+		return err
+	}
 	sv := store.Survey{ID: loadSurvey, TeamID: benchdata.TeamID, Status: store.StatusActive, Definition: survey.Sample(),
 		CreatedAt: benchdata.Start, UpdatedAt: benchdata.Start}
 	if err := st.CreateSurvey(ctx, sv); err != nil && !errors.Is(err, store.ErrConflict) {

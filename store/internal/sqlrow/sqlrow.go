@@ -4,6 +4,7 @@
 package sqlrow
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -225,4 +226,78 @@ func ScanRangeStats(row Scanner) (store.Stats, error) {
 	err := row.Scan(&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals, &st.UniqueDismissers,
 		&st.TotalResponses, &st.UniqueResponders, &st.FinishedResponses)
 	return st, err
+}
+
+// DecodePerson makes a store.Person of what a single statement read of a person: their
+// attributes (a JSON object, or nil), their prompts (a JSON array of [id, survey_id, created_at,
+// expires_at]) and their rows of respondents (a JSON array of [survey_id, views, last_viewed_at,
+// last_dismissed_at]), and the ids of the surveys asked they responded to (a JSON array).
+func DecodePerson(teamID, respondent string, attrs, prompts, seen, responded []byte) (store.Person, error) {
+	var p store.Person
+	if len(attrs) > 0 {
+		if err := json.Unmarshal(attrs, &p.Attributes); err != nil {
+			return store.Person{}, fmt.Errorf("attributes: %w", err)
+		}
+	}
+	var rows [][4]any
+	if err := unmarshalNumbers(prompts, &rows); err != nil {
+		return store.Person{}, fmt.Errorf("prompts: %w", err)
+	}
+	for _, r := range rows {
+		id, _ := r[0].(string)
+		surveyID, _ := r[1].(string)
+		pr := store.Prompt{ID: id, TeamID: teamID, SurveyID: surveyID, Respondent: respondent, CreatedAt: fromNumber(r[2])}
+		if r[3] != nil {
+			t := fromNumber(r[3])
+			pr.ExpiresAt = &t
+		}
+		p.Prompts = append(p.Prompts, pr)
+	}
+	rows = rows[:0]
+	if err := unmarshalNumbers(seen, &rows); err != nil {
+		return store.Person{}, fmt.Errorf("history: %w", err)
+	}
+	for _, r := range rows {
+		surveyID, _ := r[0].(string)
+		views, _ := r[1].(json.Number).Int64()
+		s := store.Seen{Views: int(views)}
+		if r[2] != nil {
+			s.LastViewed = fromNumber(r[2])
+		}
+		if r[3] != nil {
+			s.LastDismissed = fromNumber(r[3])
+		}
+		if p.Surveys == nil {
+			p.Surveys = map[string]store.Seen{}
+		}
+		p.Surveys[surveyID] = s
+	}
+	var ids []string
+	if err := unmarshalNumbers(responded, &ids); err != nil {
+		return store.Person{}, fmt.Errorf("responses: %w", err)
+	}
+	for _, id := range ids {
+		if p.Responded == nil {
+			p.Responded = map[string]bool{}
+		}
+		p.Responded[id] = true
+	}
+	return p, nil
+}
+
+// unmarshalNumbers decodes b (nil for an empty list) with numbers kept as written.
+func unmarshalNumbers(b []byte, v any) error {
+	if len(b) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// fromNumber is a time stored as Unix milliseconds, decoded as a json.Number.
+func fromNumber(v any) time.Time {
+	n, _ := v.(json.Number)
+	ms, _ := n.Int64()
+	return FromMS(ms)
 }
