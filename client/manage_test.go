@@ -279,3 +279,51 @@ func TestSurveyDisplayRulesThroughClient(t *testing.T) {
 		t.Errorf("removed display: %+v, %v", removed.Display, err)
 	}
 }
+
+// Targeting through the client: settings with their ETag, stored attributes, prompts, and the
+// public client's NextSurvey picking a prompted survey with its reason when there is none.
+func TestTargetingThroughClient(t *testing.T) {
+	e := setup(t)
+	c, pc := e.clients()
+	ctx := t.Context()
+	def := survey.Sample()
+	def.Display = &survey.Display{URLs: []survey.URLRule{{Match: survey.MatchPrefix, Value: "/billing"}}}
+	created, err := c.CreateSurvey(ctx, &client.SurveyInput{Status: "active", Definition: def})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.GetSettings(ctx)
+	if err != nil || st.CooldownDays != 0 || st.ETag == "" {
+		t.Fatalf("settings: %+v, %v", st, err)
+	}
+	if _, err := c.UpdateSettings(ctx, 3, &client.UpdateOptions{IfMatch: st.ETag}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateSettings(ctx, 4, &client.UpdateOptions{IfMatch: st.ETag}); !client.IsPreconditionFailed(err) {
+		t.Errorf("a change from a stale ETag: %v", err)
+	}
+	if err := c.SetAttributes(ctx, "ann", map[string]any{"plan": "pro"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := pc.NextSurvey(ctx, client.Ask{Respondent: "ann", URL: "/home"})
+	if err != nil || d.Survey != nil || d.Reason == nil || *d.Reason != "url" {
+		t.Fatalf("off the page: %+v, %v", d, err)
+	}
+	p, err := c.CreatePrompt(ctx, created.ID, "ann", nil)
+	if err != nil || p.Respondent != "ann" || p.SurveyID != created.ID {
+		t.Fatalf("prompt: %+v, %v", p, err)
+	}
+	d, err = pc.NextSurvey(ctx, client.Ask{Respondent: "ann", URL: "/home"})
+	if err != nil || d.Survey == nil || d.Survey.ID != created.ID || d.Survey.Title != def.Title || d.Reason != nil {
+		t.Fatalf("prompted, off the page: %+v, %v", d, err)
+	}
+	if list, err := c.ListPrompts(ctx, created.ID); err != nil || len(list) != 1 || list[0].ID != p.ID {
+		t.Errorf("prompts: %+v, %v", list, err)
+	}
+	if err := c.DeletePrompt(ctx, created.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeletePrompt(ctx, created.ID, p.ID); !client.IsNotFound(err) {
+		t.Errorf("deleting a prompt twice: %v", err)
+	}
+}

@@ -170,7 +170,8 @@ test("the README's snippet: a page whose widget.js cannot load throws nothing", 
     tab.on("pageerror", (e) => errors.push(e.message));
     if (fails) await tab.route("**/v1/svc/widget.js", (route) => route.fulfill({ status: 503, body: "down" }));
     const who = respondent("snippet");
-    await tab.goto(`${base}/test/snippet.html?${new URLSearchParams({ survey: surveys.short.id, pk, respondent: who })}`);
+    // The page's URL matches the welcome survey's display rule.
+    await tab.goto(`${base}/test/snippet.html?${new URLSearchParams({ pk, respondent: who, target: "load" })}`);
     if (!fails) await heading(tab, "How is your day?");
     else await tab.waitForLoadState("load");
     assert.deepEqual(errors, [], fails ? "with widget.js missing" : "with widget.js there");
