@@ -121,13 +121,19 @@ func promptOf(p store.Prompt) promptBody {
 	return promptBody{p.ID, p.SurveyID, p.Respondent, wire.Time(p.CreatedAt), wire.TimePtr(p.ExpiresAt)}
 }
 
-// handlePromptPost serves "POST /v1/protected/surveys/{surveyId}/prompts".
-func (h *Handler) handlePromptPost(w http.ResponseWriter, r *http.Request, teamID string) error {
+// promptsOf is the store and the survey of a request about a survey's prompts.
+func (h *Handler) promptsOf(r *http.Request, teamID string) (store.Targeter, store.Survey, error) {
 	tg, err := h.targeter()
 	if err != nil {
-		return err
+		return nil, store.Survey{}, err
 	}
 	sv, err := h.surveyFor(r, teamID, notDeleted)
+	return tg, sv, err
+}
+
+// handlePromptPost serves "POST /v1/protected/surveys/{surveyId}/prompts".
+func (h *Handler) handlePromptPost(w http.ResponseWriter, r *http.Request, teamID string) error {
+	tg, sv, err := h.promptsOf(r, teamID)
 	if err != nil {
 		return err
 	}
@@ -199,11 +205,7 @@ func (h *Handler) newPrompt(sv store.Survey, teamID string, who, expires *string
 // handlePromptsList serves "GET /v1/protected/surveys/{surveyId}/prompts": the survey's
 // prompts not yet used up, oldest first.
 func (h *Handler) handlePromptsList(w http.ResponseWriter, r *http.Request, teamID string) error {
-	tg, err := h.targeter()
-	if err != nil {
-		return err
-	}
-	sv, err := h.surveyFor(r, teamID, notDeleted)
+	tg, sv, err := h.promptsOf(r, teamID)
 	if err != nil {
 		return err
 	}
@@ -231,11 +233,7 @@ func (h *Handler) handlePromptsList(w http.ResponseWriter, r *http.Request, team
 
 // handlePromptDelete serves "DELETE /v1/protected/surveys/{surveyId}/prompts/{promptId}".
 func (h *Handler) handlePromptDelete(w http.ResponseWriter, r *http.Request, teamID string) error {
-	tg, err := h.targeter()
-	if err != nil {
-		return err
-	}
-	sv, err := h.surveyFor(r, teamID, notDeleted)
+	tg, sv, err := h.promptsOf(r, teamID)
 	if err != nil {
 		return err
 	}
