@@ -200,14 +200,6 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 	if err != nil {
 		return targeting.Decision{}, err
 	}
-	p := targeting.Person{Attributes: person.Attributes, Surveys: make(map[string]targeting.Seen, len(person.Surveys))}
-	for id, s := range person.Surveys {
-		p.Surveys[id] = targeting.Seen{Views: s.Views, LastView: s.LastViewed, LastDismissal: s.LastDismissed}
-	}
-	p.LastView = person.LastViewed()
-	for _, pr := range person.Prompts {
-		p.Prompts = append(p.Prompts, targeting.Prompt{SurveyID: pr.SurveyID, CreatedAt: pr.CreatedAt, ExpiresAt: pr.ExpiresAt})
-	}
 	l := targeting.Lookups{
 		Responded: func(id string) (bool, error) {
 			if slices.Contains(onPage, id) {
@@ -223,5 +215,5 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 	if h.opts.Audience != nil {
 		l.Audience = func(id string) (bool, error) { return h.opts.Audience(r, ask.Respondent, id) }
 	}
-	return targeting.Decide(ask, tr.rules, p, tr.cooldown, l)
+	return targeting.Decide(ask, tr.rules, person, tr.cooldown, l)
 }

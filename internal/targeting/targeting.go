@@ -16,6 +16,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -42,27 +43,6 @@ type Ask struct {
 	Event      string         // the event the page reports; empty for a page view
 	Attributes map[string]any // the page's, untrusted: the stored ones win
 	Now        time.Time
-}
-
-// Person is what the store knows of the person asking.
-type Person struct {
-	Attributes map[string]any  // set by the team's backend
-	Surveys    map[string]Seen // by survey id
-	LastView   time.Time       // of any survey of the team; zero for none
-	Prompts    []Prompt
-}
-
-// Seen is a person's history with one survey.
-type Seen struct {
-	Views                   int
-	LastView, LastDismissal time.Time
-}
-
-// Prompt is the team's backend asking for a survey to be shown to the person.
-type Prompt struct {
-	SurveyID  string
-	CreatedAt time.Time
-	ExpiresAt *time.Time
 }
 
 // Lookups answer what a decision cannot from memory. Each may be nil: nobody responded, no
@@ -94,8 +74,10 @@ func Sort(surveys []*Rules) {
 // Decide picks, among surveys (the team's active ones, in Sort's order), the survey the person
 // sees next: the prompted ones first (oldest prompt first), then by priority, then the newest.
 // A survey without display rules is a candidate only when prompted. cooldown is the team's: no
-// survey (but those that ignore it) within that long of the person's last view of any.
-func Decide(ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Lookups) (Decision, error) {
+// survey (but those that ignore it) within that long of the person's last view of any. p is what
+// the store read of the person (store.Targeter's Person); its Responded is the caller's, through
+// l.Responded.
+func Decide(ask Ask, surveys []*Rules, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
 	prompted := activePrompts(p.Prompts, ask.Now)
 	cands := make([]candidate, 0, len(prompted)+len(surveys))
 	for _, r := range surveys {
@@ -114,9 +96,10 @@ func Decide(ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Looku
 	}
 	attrs := mergeAttributes(ask.Attributes, p.Attributes)
 	page := splitPage(ask.URL)
+	lastView := p.LastViewed()
 	reason := ""
 	for _, c := range cands {
-		why, err := c.check(ask, page, p, attrs, cooldown, l)
+		why, err := c.check(ask, page, p.Surveys[c.SurveyID], lastView, attrs, cooldown, l)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -152,7 +135,7 @@ func OnPage(ask Ask, surveys []*Rules) []string {
 type candidate struct {
 	*Rules
 	prompted bool
-	prompt   Prompt
+	prompt   store.Prompt
 }
 
 func (c candidate) rules() *survey.Display {
@@ -186,8 +169,8 @@ func compareCandidates(a, b candidate) int {
 }
 
 // activePrompts are the person's prompts not yet expired, by survey: the oldest of each.
-func activePrompts(prompts []Prompt, now time.Time) map[string]Prompt {
-	out := make(map[string]Prompt, len(prompts))
+func activePrompts(prompts []store.Prompt, now time.Time) map[string]store.Prompt {
+	out := make(map[string]store.Prompt, len(prompts))
 	for _, pr := range prompts {
 		if pr.ExpiresAt != nil && !now.Before(*pr.ExpiresAt) {
 			continue
@@ -202,7 +185,7 @@ func activePrompts(prompts []Prompt, now time.Time) map[string]Prompt {
 // check returns the first rule that holds the candidate back, or "". A prompt asks for the
 // person by name: the page's rules (URL, event) and the audience rules (attributes, sampling)
 // do not hold it back; the schedule, the person's history, the cooldown and the app do.
-func (c candidate) check(ask Ask, page pageURL, p Person, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
+func (c candidate) check(ask Ask, page pageURL, seen store.Seen, lastView time.Time, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
 	d := c.rules()
 	if (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
 		return ReasonSchedule, nil
@@ -212,10 +195,10 @@ func (c candidate) check(ask Ask, page pageURL, p Person, attrs map[string]any, 
 			return why, nil
 		}
 	}
-	if why, err := history(d, c.SurveyID, p.Surveys[c.SurveyID], ask.Now, l.Responded); why != "" || err != nil {
+	if why, err := history(d, c.SurveyID, seen, ask.Now, l.Responded); why != "" || err != nil {
 		return why, err
 	}
-	if cooldown > 0 && !d.IgnoreCooldown && !p.LastView.IsZero() && ask.Now.Before(p.LastView.Add(cooldown)) {
+	if cooldown > 0 && !d.IgnoreCooldown && !lastView.IsZero() && ask.Now.Before(lastView.Add(cooldown)) {
 		return ReasonCooldown, nil
 	}
 	if d.ResponseLimit > 0 && l.Responses != nil {
@@ -267,7 +250,7 @@ func hasEvent(events []string, event string) bool {
 
 // history checks the person's history with the survey against its recontact rules; whether
 // they responded is asked only of a survey shown until they do, and last.
-func history(d *survey.Display, id string, seen Seen, now time.Time, responded func(string) (bool, error)) (string, error) {
+func history(d *survey.Display, id string, seen store.Seen, now time.Time, responded func(string) (bool, error)) (string, error) {
 	policy := d.Recontact
 	if policy == "" {
 		policy = survey.RecontactUntilResponded
@@ -276,9 +259,9 @@ func history(d *survey.Display, id string, seen Seen, now time.Time, responded f
 		return ReasonRecontact, nil
 	}
 	if d.RecontactDays > 0 {
-		last := seen.LastView
-		if seen.LastDismissal.After(last) {
-			last = seen.LastDismissal
+		last := seen.LastViewed
+		if seen.LastDismissed.After(last) {
+			last = seen.LastDismissed
 		}
 		if !last.IsZero() && now.Before(last.AddDate(0, 0, d.RecontactDays)) {
 			return ReasonRecontact, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -23,7 +24,7 @@ func rules(t *testing.T, id string, age time.Duration, d *survey.Display) *Rules
 
 func ptr[T any](v T) *T { return &v }
 
-func decide(t *testing.T, ask Ask, surveys []*Rules, p Person, cooldown time.Duration, l Lookups) Decision {
+func decide(t *testing.T, ask Ask, surveys []*Rules, p store.Person, cooldown time.Duration, l Lookups) Decision {
 	t.Helper()
 
 	if ask.Now.IsZero() {
@@ -49,43 +50,43 @@ func TestEachRule(t *testing.T) {
 		name   string
 		d      survey.Display
 		ask    Ask
-		person Person
+		person store.Person
 		want   string // "" for picked, else the reason
 	}{
-		{"no rules: every page view", survey.Display{}, Ask{URL: "/any"}, Person{}, ""},
-		{"url exact", survey.Display{URLs: []survey.URLRule{{Match: "exact", Value: "/billing"}}}, Ask{URL: "/billing"}, Person{}, ""},
-		{"url exact, with a query", survey.Display{URLs: []survey.URLRule{{Match: "exact", Value: "/billing"}}}, Ask{URL: "/billing?tab=2"}, Person{}, ReasonURL},
-		{"url prefix", survey.Display{URLs: []survey.URLRule{{Match: "prefix", Value: "/billing"}}}, Ask{URL: "https://app.example/billing/plans#top"}, Person{}, ""},
-		{"url contains, none of two", survey.Display{URLs: []survey.URLRule{{Match: "contains", Value: "plan"}, {Match: "contains", Value: "seat"}}}, Ask{URL: "/home"}, Person{}, ReasonURL},
-		{"url regex", survey.Display{URLs: []survey.URLRule{{Match: "regex", Value: `^/settings/(team|plan)$`}}}, Ask{URL: "/settings/team"}, Person{}, ""},
-		{"url with a scheme: the whole URL", survey.Display{URLs: []survey.URLRule{{Match: "prefix", Value: "https://app.example/"}}}, Ask{URL: "https://other.example/"}, Person{}, ReasonURL},
-		{"excluded url", survey.Display{ExcludeURLs: []survey.URLRule{{Match: "contains", Value: "preview=1"}}}, Ask{URL: "/docs?preview=1"}, Person{}, ReasonURL},
-		{"event awaited", survey.Display{Events: []string{"upgraded"}}, Ask{Event: "upgraded"}, Person{}, ""},
-		{"event awaited, page view", survey.Display{Events: []string{"upgraded"}}, Ask{}, Person{}, ReasonEvent},
-		{"page view survey, an event", survey.Display{}, Ask{Event: "upgraded"}, Person{}, ReasonEvent},
-		{"attribute equal", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "equal", Value: "pro"}}}, Ask{Attributes: map[string]any{"plan": "pro"}}, Person{}, ""},
-		{"attribute missing", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "equal", Value: "pro"}}}, Ask{}, Person{}, ReasonAttributes},
+		{"no rules: every page view", survey.Display{}, Ask{URL: "/any"}, store.Person{}, ""},
+		{"url exact", survey.Display{URLs: []survey.URLRule{{Match: "exact", Value: "/billing"}}}, Ask{URL: "/billing"}, store.Person{}, ""},
+		{"url exact, with a query", survey.Display{URLs: []survey.URLRule{{Match: "exact", Value: "/billing"}}}, Ask{URL: "/billing?tab=2"}, store.Person{}, ReasonURL},
+		{"url prefix", survey.Display{URLs: []survey.URLRule{{Match: "prefix", Value: "/billing"}}}, Ask{URL: "https://app.example/billing/plans#top"}, store.Person{}, ""},
+		{"url contains, none of two", survey.Display{URLs: []survey.URLRule{{Match: "contains", Value: "plan"}, {Match: "contains", Value: "seat"}}}, Ask{URL: "/home"}, store.Person{}, ReasonURL},
+		{"url regex", survey.Display{URLs: []survey.URLRule{{Match: "regex", Value: `^/settings/(team|plan)$`}}}, Ask{URL: "/settings/team"}, store.Person{}, ""},
+		{"url with a scheme: the whole URL", survey.Display{URLs: []survey.URLRule{{Match: "prefix", Value: "https://app.example/"}}}, Ask{URL: "https://other.example/"}, store.Person{}, ReasonURL},
+		{"excluded url", survey.Display{ExcludeURLs: []survey.URLRule{{Match: "contains", Value: "preview=1"}}}, Ask{URL: "/docs?preview=1"}, store.Person{}, ReasonURL},
+		{"event awaited", survey.Display{Events: []string{"upgraded"}}, Ask{Event: "upgraded"}, store.Person{}, ""},
+		{"event awaited, page view", survey.Display{Events: []string{"upgraded"}}, Ask{}, store.Person{}, ReasonEvent},
+		{"page view survey, an event", survey.Display{}, Ask{Event: "upgraded"}, store.Person{}, ReasonEvent},
+		{"attribute equal", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "equal", Value: "pro"}}}, Ask{Attributes: map[string]any{"plan": "pro"}}, store.Person{}, ""},
+		{"attribute missing", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "equal", Value: "pro"}}}, Ask{}, store.Person{}, ReasonAttributes},
 		{"stored attributes win", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "equal", Value: "pro"}}},
-			Ask{Attributes: map[string]any{"plan": "pro"}}, Person{Attributes: map[string]any{"plan": "free"}}, ReasonAttributes},
-		{"attribute greater, number as text", survey.Display{Attributes: []survey.AttributeRule{{Key: "seats", Operator: "greater", Value: 5.0}}}, Ask{Attributes: map[string]any{"seats": "12"}}, Person{}, ""},
-		{"attribute less", survey.Display{Attributes: []survey.AttributeRule{{Key: "seats", Operator: "less", Value: 5.0}}}, Ask{Attributes: map[string]any{"seats": 12.0}}, Person{}, ReasonAttributes},
-		{"attribute in", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "in", Value: []any{"pro", "team"}}}}, Ask{Attributes: map[string]any{"plan": "team"}}, Person{}, ""},
-		{"attribute not-in, missing", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "not-in", Value: []any{"free"}}}}, Ask{}, Person{}, ""},
-		{"attribute not-equal", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "not-equal", Value: true}}}, Ask{Attributes: map[string]any{"beta": true}}, Person{}, ReasonAttributes},
-		{"attribute contains", survey.Display{Attributes: []survey.AttributeRule{{Key: "email", Operator: "contains", Value: "@acme."}}}, Ask{Attributes: map[string]any{"email": "ann@acme.io"}}, Person{}, ""},
-		{"attribute exists", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "exists"}}}, Ask{Attributes: map[string]any{"beta": false}}, Person{}, ""},
-		{"attribute not-exists", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "not-exists"}}}, Ask{Attributes: map[string]any{"beta": false}}, Person{}, ReasonAttributes},
-		{"responded, until-responded", survey.Display{}, Ask{Respondent: "responder"}, Person{Surveys: map[string]Seen{"s1": {Views: 1}}}, ReasonResponded},
-		{"responded, always", survey.Display{Recontact: "always"}, Ask{Respondent: "responder"}, Person{Surveys: map[string]Seen{"s1": {Views: 1}}}, ""},
-		{"viewed, once", survey.Display{Recontact: "once"}, Ask{}, Person{Surveys: map[string]Seen{"s1": {Views: 1}}}, ReasonRecontact},
+			Ask{Attributes: map[string]any{"plan": "pro"}}, store.Person{Attributes: map[string]any{"plan": "free"}}, ReasonAttributes},
+		{"attribute greater, number as text", survey.Display{Attributes: []survey.AttributeRule{{Key: "seats", Operator: "greater", Value: 5.0}}}, Ask{Attributes: map[string]any{"seats": "12"}}, store.Person{}, ""},
+		{"attribute less", survey.Display{Attributes: []survey.AttributeRule{{Key: "seats", Operator: "less", Value: 5.0}}}, Ask{Attributes: map[string]any{"seats": 12.0}}, store.Person{}, ReasonAttributes},
+		{"attribute in", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "in", Value: []any{"pro", "team"}}}}, Ask{Attributes: map[string]any{"plan": "team"}}, store.Person{}, ""},
+		{"attribute not-in, missing", survey.Display{Attributes: []survey.AttributeRule{{Key: "plan", Operator: "not-in", Value: []any{"free"}}}}, Ask{}, store.Person{}, ""},
+		{"attribute not-equal", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "not-equal", Value: true}}}, Ask{Attributes: map[string]any{"beta": true}}, store.Person{}, ReasonAttributes},
+		{"attribute contains", survey.Display{Attributes: []survey.AttributeRule{{Key: "email", Operator: "contains", Value: "@acme."}}}, Ask{Attributes: map[string]any{"email": "ann@acme.io"}}, store.Person{}, ""},
+		{"attribute exists", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "exists"}}}, Ask{Attributes: map[string]any{"beta": false}}, store.Person{}, ""},
+		{"attribute not-exists", survey.Display{Attributes: []survey.AttributeRule{{Key: "beta", Operator: "not-exists"}}}, Ask{Attributes: map[string]any{"beta": false}}, store.Person{}, ReasonAttributes},
+		{"responded, until-responded", survey.Display{}, Ask{Respondent: "responder"}, store.Person{Surveys: map[string]store.Seen{"s1": {Views: 1}}}, ReasonResponded},
+		{"responded, always", survey.Display{Recontact: "always"}, Ask{Respondent: "responder"}, store.Person{Surveys: map[string]store.Seen{"s1": {Views: 1}}}, ""},
+		{"viewed, once", survey.Display{Recontact: "once"}, Ask{}, store.Person{Surveys: map[string]store.Seen{"s1": {Views: 1}}}, ReasonRecontact},
 		{"dismissed within the recontact days", survey.Display{Recontact: "always", RecontactDays: 7}, Ask{},
-			Person{Surveys: map[string]Seen{"s1": {Views: 1, LastView: now.Add(-30 * day), LastDismissal: now.Add(-6 * day)}}}, ReasonRecontact},
+			store.Person{Surveys: map[string]store.Seen{"s1": {Views: 1, LastViewed: now.Add(-30 * day), LastDismissed: now.Add(-6 * day)}}}, ReasonRecontact},
 		{"after the recontact days", survey.Display{Recontact: "always", RecontactDays: 7}, Ask{},
-			Person{Surveys: map[string]Seen{"s1": {Views: 1, LastView: now.Add(-8 * day)}}}, ""},
-		{"max displays", survey.Display{Recontact: "always", MaxDisplays: 2}, Ask{}, Person{Surveys: map[string]Seen{"s1": {Views: 2}}}, ReasonMaxDisplays},
-		{"before its start", survey.Display{StartsAt: ptr(now.Add(time.Hour))}, Ask{}, Person{}, ReasonSchedule},
-		{"at its end", survey.Display{EndsAt: ptr(now)}, Ask{}, Person{}, ReasonSchedule},
-		{"within its schedule", survey.Display{StartsAt: ptr(now.Add(-time.Hour)), EndsAt: ptr(now.Add(time.Hour))}, Ask{}, Person{}, ""},
+			store.Person{Surveys: map[string]store.Seen{"s1": {Views: 1, LastViewed: now.Add(-8 * day)}}}, ""},
+		{"max displays", survey.Display{Recontact: "always", MaxDisplays: 2}, Ask{}, store.Person{Surveys: map[string]store.Seen{"s1": {Views: 2}}}, ReasonMaxDisplays},
+		{"before its start", survey.Display{StartsAt: ptr(now.Add(time.Hour))}, Ask{}, store.Person{}, ReasonSchedule},
+		{"at its end", survey.Display{EndsAt: ptr(now)}, Ask{}, store.Person{}, ReasonSchedule},
+		{"within its schedule", survey.Display{StartsAt: ptr(now.Add(-time.Hour)), EndsAt: ptr(now.Add(time.Hour))}, Ask{}, store.Person{}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,7 +107,8 @@ func TestEachRule(t *testing.T) {
 // The team's cooldown holds back every survey but those that ignore it; the response limit
 // and the app's audience are asked last, and only of a survey that passed the rest.
 func TestCooldownLimitAudience(t *testing.T) {
-	p := Person{LastView: now.Add(-47 * time.Hour)}
+	// A view of another survey of the team, 47 hours ago.
+	p := store.Person{Surveys: map[string]store.Seen{"elsewhere": {Views: 1, LastViewed: now.Add(-47 * time.Hour)}}}
 	plain := rules(t, "s1", time.Hour, &survey.Display{})
 	if got := decide(t, Ask{}, []*Rules{plain}, p, 48*time.Hour, Lookups{}); got.Reason != ReasonCooldown {
 		t.Errorf("within the cooldown: %+v", got)
@@ -123,18 +125,18 @@ func TestCooldownLimitAudience(t *testing.T) {
 	limited := rules(t, "s3", time.Hour, &survey.Display{ResponseLimit: 100, Events: []string{"x"}})
 	l := Lookups{Responses: func(id string) (int64, error) { asked[id]++; return 100, nil },
 		Audience: func(id string) (bool, error) { asked["audience "+id]++; return id != "s4", nil }}
-	if got := decide(t, Ask{}, []*Rules{limited}, Person{}, 0, l); got.Reason != ReasonEvent || asked["s3"] != 0 {
+	if got := decide(t, Ask{}, []*Rules{limited}, store.Person{}, 0, l); got.Reason != ReasonEvent || asked["s3"] != 0 {
 		t.Errorf("a survey held back by its event: %+v, responses asked %d times", got, asked["s3"])
 	}
-	if got := decide(t, Ask{Event: "x"}, []*Rules{limited}, Person{}, 0, l); got.Reason != ReasonResponseLimit || asked["s3"] != 1 {
+	if got := decide(t, Ask{Event: "x"}, []*Rules{limited}, store.Person{}, 0, l); got.Reason != ReasonResponseLimit || asked["s3"] != 1 {
 		t.Errorf("a survey at its response limit: %+v", got)
 	}
 	refused := rules(t, "s4", time.Hour, &survey.Display{})
-	if got := decide(t, Ask{}, []*Rules{refused}, Person{}, 0, l); got.Reason != ReasonAudience {
+	if got := decide(t, Ask{}, []*Rules{refused}, store.Person{}, 0, l); got.Reason != ReasonAudience {
 		t.Errorf("a survey the app refuses: %+v", got)
 	}
 	failing := Lookups{Audience: func(string) (bool, error) { return false, errors.New("session store down") }}
-	if _, err := Decide(Ask{Now: now}, []*Rules{refused}, Person{}, 0, failing); err == nil {
+	if _, err := Decide(Ask{Now: now}, []*Rules{refused}, store.Person{}, 0, failing); err == nil {
 		t.Error("an Audience error was not returned")
 	}
 }
@@ -150,29 +152,29 @@ func TestOrderAndPrompts(t *testing.T) {
 	onBilling := rules(t, "billing", 3*time.Hour, &survey.Display{URLs: []survey.URLRule{{Match: "prefix", Value: "/billing"}},
 		Attributes: []survey.AttributeRule{{Key: "plan", Operator: "equal", Value: "pro"}}, Percentage: ptr(0.01)})
 
-	if got := decide(t, Ask{}, []*Rules{older, newer}, Person{}, 0, Lookups{}); got.SurveyID != "newer" {
+	if got := decide(t, Ask{}, []*Rules{older, newer}, store.Person{}, 0, Lookups{}); got.SurveyID != "newer" {
 		t.Errorf("between equal priorities: %+v, want the newest", got)
 	}
-	if got := decide(t, Ask{}, []*Rules{older, newer, high}, Person{}, 0, Lookups{}); got.SurveyID != "high" {
+	if got := decide(t, Ask{}, []*Rules{older, newer, high}, store.Person{}, 0, Lookups{}); got.SurveyID != "high" {
 		t.Errorf("a higher priority: %+v", got)
 	}
-	if got := decide(t, Ask{}, []*Rules{bare}, Person{}, 0, Lookups{}); got.Reason != ReasonNoSurvey {
+	if got := decide(t, Ask{}, []*Rules{bare}, store.Person{}, 0, Lookups{}); got.Reason != ReasonNoSurvey {
 		t.Errorf("a survey without rules, unprompted: %+v", got)
 	}
-	prompts := []Prompt{{SurveyID: "bare", CreatedAt: now.Add(-time.Hour)}, {SurveyID: "billing", CreatedAt: now.Add(-2 * time.Hour)},
+	prompts := []store.Prompt{{SurveyID: "bare", CreatedAt: now.Add(-time.Hour)}, {SurveyID: "billing", CreatedAt: now.Add(-2 * time.Hour)},
 		{SurveyID: "newer", CreatedAt: now.Add(-3 * time.Hour), ExpiresAt: ptr(now)}}
 	all := []*Rules{older, newer, high, bare, onBilling}
-	if got := decide(t, Ask{URL: "/home"}, all, Person{Prompts: prompts}, 0, Lookups{}); got.SurveyID != "billing" {
+	if got := decide(t, Ask{URL: "/home"}, all, store.Person{Prompts: prompts}, 0, Lookups{}); got.SurveyID != "billing" {
 		t.Errorf("prompted surveys, off their page, without the attribute, sampled out: %+v, want the oldest prompt's", got)
 	}
 	answered := func(ids ...string) Lookups {
 		return Lookups{Responded: func(id string) (bool, error) { return slices.Contains(ids, id), nil }}
 	}
-	if got := decide(t, Ask{URL: "/home"}, all, Person{Prompts: prompts}, 0, answered("billing")); got.SurveyID != "bare" {
+	if got := decide(t, Ask{URL: "/home"}, all, store.Person{Prompts: prompts}, 0, answered("billing")); got.SurveyID != "bare" {
 		t.Errorf("the oldest prompt's survey answered: %+v, want the next prompt's", got)
 	}
 	// The newer of the two (billing) is off its page, the older answered: the newer's reason.
-	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, Person{}, 0, answered("older")); got.Reason != ReasonURL {
+	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, store.Person{}, 0, answered("older")); got.Reason != ReasonURL {
 		t.Errorf("nothing to show: %+v, want the reason of the best candidate (url)", got)
 	}
 }
