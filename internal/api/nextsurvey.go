@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -98,7 +97,7 @@ type askBody struct {
 func decodeAsk(body []byte) (askBody, error) {
 	var a askBody
 	jr := newJSONReader(body)
-	t, err := jr.object(maxBodyMembers, func(name string) error {
+	err := jr.body(maxBodyMembers, func(name string) error {
 		var err error
 		switch name {
 		case "respondent":
@@ -117,12 +116,6 @@ func decodeAsk(body []byte) (askBody, error) {
 		}
 		return err
 	})
-	if errors.Is(err, errNotObject) {
-		return a, badRequest("the body must be a JSON object, not " + tokenKind(t))
-	}
-	if err == nil {
-		err = jr.end()
-	}
 	if err != nil {
 		return a, err
 	}

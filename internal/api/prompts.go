@@ -143,7 +143,7 @@ func (h *Handler) handlePromptPost(w http.ResponseWriter, r *http.Request, teamI
 	}
 	var who, expires *string
 	jr := newJSONReader(body)
-	t, err := jr.object(8, func(name string) error {
+	err = jr.body(8, func(name string) error {
 		switch name {
 		case "respondent":
 			who, err = jr.stringOrNull("respondent")
@@ -157,12 +157,6 @@ func (h *Handler) handlePromptPost(w http.ResponseWriter, r *http.Request, teamI
 		}
 		return err
 	})
-	if errors.Is(err, errNotObject) {
-		return badRequest("the body must be a JSON object, not " + tokenKind(t))
-	}
-	if err == nil {
-		err = jr.end()
-	}
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ type responseBody struct {
 func decodeResponseBody(body []byte, def *survey.Definition) (responseBody, error) {
 	jr := newJSONReader(body)
 	var b responseBody
-	t, err := jr.object(maxBodyMembers, func(name string) error {
+	err := jr.body(maxBodyMembers, func(name string) error {
 		var err error
 		switch name {
 		case "respondent":
@@ -49,13 +49,7 @@ func decodeResponseBody(body []byte, def *survey.Definition) (responseBody, erro
 		}
 		return err
 	})
-	if errors.Is(err, errNotObject) {
-		return b, badRequest("the body must be a JSON object, not " + tokenKind(t))
-	}
-	if err != nil {
-		return b, err
-	}
-	return b, jr.end()
+	return b, err
 }
 
 // decodeAnswers reads the data object: answers by question id, each checked against its
@@ -221,7 +215,7 @@ type eventBody struct {
 func decodeEventBody(body []byte) (eventBody, error) {
 	jr := newJSONReader(body)
 	var b eventBody
-	t, err := jr.object(maxBodyMembers, func(name string) error {
+	err := jr.body(maxBodyMembers, func(name string) error {
 		if name == "type" {
 			var err error
 			b.Type, err = jr.stringOrNull("type")
@@ -232,11 +226,5 @@ func decodeEventBody(body []byte) (eventBody, error) {
 		}
 		return jr.skip()
 	})
-	if errors.Is(err, errNotObject) {
-		return b, badRequest("the body must be a JSON object, not " + tokenKind(t))
-	}
-	if err != nil {
-		return b, err
-	}
-	return b, jr.end()
+	return b, err
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -67,7 +66,7 @@ func (h *Handler) handleSettingsPatch(w http.ResponseWriter, r *http.Request, te
 	}
 	var cooldown *int
 	jr := newJSONReader(body)
-	t, err := jr.object(8, func(name string) error {
+	err = jr.body(8, func(name string) error {
 		if name != "cooldownDays" {
 			if err := exactName(name, "cooldownDays"); err != nil {
 				return err
@@ -86,12 +85,6 @@ func (h *Handler) handleSettingsPatch(w http.ResponseWriter, r *http.Request, te
 		cooldown = &v
 		return nil
 	})
-	if errors.Is(err, errNotObject) {
-		return badRequest("the body must be a JSON object, not " + tokenKind(t))
-	}
-	if err == nil {
-		err = jr.end()
-	}
 	if err != nil {
 		return err
 	}

@@ -83,6 +83,18 @@ func (jr *jsonReader) object(limit int, member func(name string) error) (jsontex
 	return jsontext.Token{}, jr.members(limit, member)
 }
 
+// body reads a request body that must be one JSON object, as object does, and nothing after it.
+func (jr *jsonReader) body(limit int, member func(name string) error) error {
+	t, err := jr.object(limit, member)
+	if errors.Is(err, errNotObject) {
+		return badRequest("the body must be a JSON object, not " + tokenKind(t))
+	}
+	if err != nil {
+		return err
+	}
+	return jr.end()
+}
+
 // members reads the members of an object whose opening brace was read, and its closing brace,
 // as object does. The decoder refuses a name given twice.
 func (jr *jsonReader) members(limit int, member func(name string) error) error {
