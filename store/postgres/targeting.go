@@ -15,28 +15,12 @@ import (
 
 var _ store.Targeter = (*Store)(nil)
 
-// settingsQuery reads a team's settings, the defaults when it has none; $1 is the team.
-const settingsQuery = `SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
-	LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = $1`
-
-func scanSettings(row pgx.Row) (store.TeamSettings, error) {
-	var st store.TeamSettings
-	var updated *int64
-	if err := row.Scan(&st.CooldownDays, &updated); err != nil {
-		return store.TeamSettings{}, err
-	}
-	if updated != nil {
-		st.UpdatedAt = sqlrow.FromMS(*updated)
-	}
-	return st, nil
-}
-
 // Settings implements store.Targeter.
 func (s *Store) Settings(ctx context.Context, teamID string) (store.TeamSettings, error) {
 	if err := s.checkOpen("settings"); err != nil {
 		return store.TeamSettings{}, err
 	}
-	st, err := scanSettings(s.pool.QueryRow(ctx, settingsQuery, teamID))
+	st, err := sqlrow.ScanSettings(s.pool.QueryRow(ctx, sqlrow.SettingsSQL("$1"), teamID))
 	return st, s.mapErr(err, "settings of team "+teamID)
 }
 
@@ -47,7 +31,7 @@ func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*stor
 		fnErr error
 	)
 	err := s.tx(ctx, "settings of team "+teamID, func(tx pgx.Tx) error {
-		st, err := scanSettings(tx.QueryRow(ctx, settingsQuery+` FOR UPDATE OF t`, teamID))
+		st, err := sqlrow.ScanSettings(tx.QueryRow(ctx, sqlrow.SettingsSQL("$1")+` FOR UPDATE OF t`, teamID))
 		if err != nil {
 			return err
 		}
@@ -104,7 +88,7 @@ func (s *Store) AddPrompt(ctx context.Context, p store.Prompt) error {
 	return s.tx(ctx, "add prompt "+p.ID, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO prompts (id, team_id, survey_id, respondent, created_at, expires_at)
 			SELECT $1, $2, $3, $4, $5, $6 FROM surveys WHERE id = $3 AND team_id = $2 AND status <> 'deleted'`,
-			p.ID, p.TeamID, p.SurveyID, p.Respondent, sqlrow.MS(p.CreatedAt), msOrNil(p.ExpiresAt))
+			p.ID, p.TeamID, p.SurveyID, p.Respondent, sqlrow.MS(p.CreatedAt), sqlrow.NullMS(p.ExpiresAt))
 		if err != nil {
 			return err
 		}
@@ -242,19 +226,6 @@ func scanPrompt(row pgx.CollectableRow) (store.Prompt, error) {
 	if err := row.Scan(&p.ID, &p.TeamID, &p.SurveyID, &p.Respondent, &created, &expires); err != nil {
 		return store.Prompt{}, err
 	}
-	p.CreatedAt = sqlrow.FromMS(created)
-	if expires != nil {
-		t := sqlrow.FromMS(*expires)
-		p.ExpiresAt = &t
-	}
+	p.CreatedAt, p.ExpiresAt = sqlrow.FromMS(created), sqlrow.FromNullMS(expires)
 	return p, nil
-}
-
-// msOrNil is a time as stored, or NULL.
-func msOrNil(t *time.Time) *int64 {
-	if t == nil {
-		return nil
-	}
-	ms := sqlrow.MS(*t)
-	return &ms
 }

@@ -19,32 +19,17 @@ func (s *Store) Settings(ctx context.Context, teamID string) (store.TeamSettings
 	if err := s.checkOpen("settings"); err != nil {
 		return store.TeamSettings{}, err
 	}
-	var st store.TeamSettings
-	var updated sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
-		LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = ?`, teamID).Scan(&st.CooldownDays, &updated)
-	if err != nil {
-		return store.TeamSettings{}, s.mapErr(err, "settings of team "+teamID)
-	}
-	if updated.Valid {
-		st.UpdatedAt = sqlrow.FromMS(updated.Int64)
-	}
-	return st, nil
+	st, err := sqlrow.ScanSettings(s.rdb.QueryRowContext(ctx, sqlrow.SettingsSQL("?"), teamID))
+	return st, s.mapErr(err, "settings of team "+teamID)
 }
 
 // ModifySettings implements store.Targeter.
 func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*store.TeamSettings) error) (store.TeamSettings, error) {
 	var out store.TeamSettings
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		var st store.TeamSettings
-		var updated sql.NullInt64
-		err := tx.QueryRow(`SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
-			LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = ?`, teamID).Scan(&st.CooldownDays, &updated)
+		st, err := sqlrow.ScanSettings(tx.QueryRow(sqlrow.SettingsSQL("?"), teamID))
 		if err != nil {
 			return s.mapErr(err, "settings of team "+teamID)
-		}
-		if updated.Valid {
-			st.UpdatedAt = sqlrow.FromMS(updated.Int64)
 		}
 		if err := fn(&st); err != nil {
 			return err
@@ -107,7 +92,7 @@ func (s *Store) AddPrompt(ctx context.Context, p store.Prompt) error {
 			return s.mapErr(err, "add prompt")
 		}
 		_, err = tx.Exec(`INSERT INTO prompts (id, team_id, survey_id, respondent, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			p.ID, p.TeamID, p.SurveyID, p.Respondent, sqlrow.MS(p.CreatedAt), msOrNull(p.ExpiresAt))
+			p.ID, p.TeamID, p.SurveyID, p.Respondent, sqlrow.MS(p.CreatedAt), sqlrow.NullMS(p.ExpiresAt))
 		return s.mapErr(err, "add prompt "+p.ID)
 	})
 }
@@ -190,20 +175,8 @@ func scanPrompts(rows *sql.Rows) ([]store.Prompt, error) {
 		if err := rows.Scan(&p.ID, &p.TeamID, &p.SurveyID, &p.Respondent, &created, &expires); err != nil {
 			return nil, mapErr(err, "read prompts")
 		}
-		p.CreatedAt = sqlrow.FromMS(created)
-		if expires != nil {
-			t := sqlrow.FromMS(*expires)
-			p.ExpiresAt = &t
-		}
+		p.CreatedAt, p.ExpiresAt = sqlrow.FromMS(created), sqlrow.FromNullMS(expires)
 		out = append(out, p)
 	}
 	return out, mapErr(rows.Err(), "read prompts")
-}
-
-// msOrNull is a time as stored, or NULL.
-func msOrNull(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return sqlrow.MS(*t)
 }

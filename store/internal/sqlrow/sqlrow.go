@@ -149,6 +149,36 @@ func FromNullMS(v *int64) *time.Time {
 	return &t
 }
 
+// NullMS is a nullable time as stored: nil for NULL.
+func NullMS(t *time.Time) *int64 {
+	if t == nil {
+		return nil
+	}
+	ms := MS(*t)
+	return &ms
+}
+
+// SettingsSQL is the query of a team's settings, the defaults when it has none, for a driver
+// whose placeholder for the team is p1; its row scans with ScanSettings. A team that does not
+// exist has no row.
+func SettingsSQL(p1 string) string {
+	return `SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
+		LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = ` + p1
+}
+
+// ScanSettings reads a row of SettingsSQL.
+func ScanSettings(row Scanner) (store.TeamSettings, error) {
+	var st store.TeamSettings
+	var updated *int64
+	if err := row.Scan(&st.CooldownDays, &updated); err != nil {
+		return store.TeamSettings{}, err
+	}
+	if updated != nil {
+		st.UpdatedAt = FromMS(*updated)
+	}
+	return st, nil
+}
+
 // KeyColumns are the columns of the api_keys table that ScanKey reads, in its order.
 const KeyColumns = `id, team_id, kind, hint, created_at, revoked_at`
 
