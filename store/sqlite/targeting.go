@@ -59,7 +59,7 @@ func (s *Store) SetAttributes(ctx context.Context, teamID, respondent string, at
 		}
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := s.teamOf(tx, teamID); err != nil {
+		if err := s.teamExists(tx, teamID); err != nil {
 			return err
 		}
 		var err error
@@ -73,11 +73,11 @@ func (s *Store) SetAttributes(ctx context.Context, teamID, respondent string, at
 	})
 }
 
-// teamOf checks that a team exists, in tx.
-func (s *Store) teamOf(tx *sql.Tx, teamID string) (string, error) {
+// teamExists checks that a team exists, in tx: ErrNotFound if not.
+func (s *Store) teamExists(tx *sql.Tx, teamID string) error {
 	var id string
 	err := tx.QueryRow(`SELECT id FROM teams WHERE id = ?`, teamID).Scan(&id)
-	return id, s.mapErr(err, "team "+teamID)
+	return s.mapErr(err, "team "+teamID)
 }
 
 // AddPrompt implements store.Targeter.
