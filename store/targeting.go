@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/svc-feedback/svc/survey"
 )
 
 // Targeter is an optional interface of a Store that keeps what targeting needs (extensions.md
@@ -34,6 +36,16 @@ type Targeter interface {
 	Person(ctx context.Context, teamID, respondent string, asked []string) (Person, error)
 	// Responded reports whether a person has a response to a survey.
 	Responded(ctx context.Context, surveyID, respondent string) (bool, error)
+	// ActiveRules lists the team's active surveys with their display rules, in no particular
+	// order: what targeting reads of every survey, without decoding their questions.
+	ActiveRules(ctx context.Context, teamID string) ([]SurveyRules, error)
+}
+
+// SurveyRules is what targeting reads of an active survey.
+type SurveyRules struct {
+	ID                   string
+	CreatedAt, UpdatedAt time.Time
+	Display              *survey.Display // nil for a survey without display rules
 }
 
 // TeamSettings are a team's settings.

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -129,82 +128,27 @@ func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) e
 }
 
 // Person implements store.Targeter: the person's attributes, prompts and history with the team's
-// surveys, sent together and read in one repeatable-read snapshot.
+// surveys, in one statement (so one snapshot, and one round trip without a transaction around
+// it), each part aggregated as JSON for sqlrow.DecodePerson.
 func (s *Store) Person(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
 	if err := s.checkOpen("read person"); err != nil {
 		return store.Person{}, err
 	}
-	var p store.Person
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		var b pgx.Batch
-		b.Queue(`SELECT attributes FROM person_attributes WHERE team_id = $1 AND respondent = $2`, teamID, respondent)
-		b.Queue(`SELECT `+promptColumns+` FROM prompts WHERE team_id = $1 AND respondent = $2 ORDER BY created_at, id`, teamID, respondent)
-		b.Queue(`SELECT r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at
+	var attrs, prompts, seen, responded []byte
+	err := s.pool.QueryRow(ctx, `SELECT
+		(SELECT attributes FROM person_attributes WHERE team_id = $1 AND respondent = $2),
+		(SELECT json_agg(json_build_array(id, survey_id, created_at, expires_at) ORDER BY created_at, id)
+			FROM prompts WHERE team_id = $1 AND respondent = $2),
+		(SELECT json_agg(json_build_array(r.survey_id, r.views, r.last_viewed_at, r.last_dismissed_at))
 			FROM respondents AS r JOIN surveys AS s ON s.id = r.survey_id
-			WHERE r.respondent = $1 AND s.team_id = $2 AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)`, respondent, teamID)
-		b.Queue(`SELECT DISTINCT survey_id FROM responses WHERE survey_id = ANY($1::text[]) AND respondent = $2`, asked, respondent)
-		br := tx.SendBatch(ctx, &b)
-		defer br.Close()
-		var attrs []byte
-		switch err := br.QueryRow().Scan(&attrs); {
-		case err == nil:
-			if err := json.Unmarshal(attrs, &p.Attributes); err != nil {
-				return fmt.Errorf("attributes: %w", err)
-			}
-		case !errors.Is(err, pgx.ErrNoRows):
-			return err
-		}
-		rows, err := br.Query()
-		if err != nil {
-			return err
-		}
-		if p.Prompts, err = pgx.CollectRows(rows, scanPrompt); err != nil {
-			return err
-		}
-		if rows, err = br.Query(); err != nil {
-			return err
-		}
-		if err := scanSeen(rows, &p); err != nil {
-			return err
-		}
-		if rows, err = br.Query(); err != nil {
-			return err
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		for _, id := range ids {
-			if p.Responded == nil {
-				p.Responded = map[string]bool{}
-			}
-			p.Responded[id] = true
-		}
-		return err
-	})
-	return p, s.mapErr(err, "read person")
-}
-
-// scanSeen reads a person's rows of respondents into p.Surveys.
-func scanSeen(rows pgx.Rows, p *store.Person) error {
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var views int
-		var viewed, dismissed *int64
-		if err := rows.Scan(&id, &views, &viewed, &dismissed); err != nil {
-			return err
-		}
-		seen := store.Seen{Views: views}
-		if viewed != nil {
-			seen.LastViewed = sqlrow.FromMS(*viewed)
-		}
-		if dismissed != nil {
-			seen.LastDismissed = sqlrow.FromMS(*dismissed)
-		}
-		if p.Surveys == nil {
-			p.Surveys = map[string]store.Seen{}
-		}
-		p.Surveys[id] = seen
+			WHERE r.respondent = $2 AND s.team_id = $1 AND (r.last_viewed_at IS NOT NULL OR r.last_dismissed_at IS NOT NULL)),
+		(SELECT json_agg(DISTINCT survey_id) FROM responses WHERE survey_id = ANY($3::text[]) AND respondent = $2)`,
+		teamID, respondent, asked).Scan(&attrs, &prompts, &seen, &responded)
+	if err != nil {
+		return store.Person{}, s.mapErr(err, "read person")
 	}
-	return rows.Err()
+	p, err := sqlrow.DecodePerson(teamID, respondent, attrs, prompts, seen, responded)
+	return p, s.mapErr(err, "read person")
 }
 
 // Responded implements store.Targeter.
@@ -228,4 +172,21 @@ func scanPrompt(row pgx.CollectableRow) (store.Prompt, error) {
 	}
 	p.CreatedAt, p.ExpiresAt = sqlrow.FromMS(created), sqlrow.FromNullMS(expires)
 	return p, nil
+}
+
+// ActiveRules implements store.Targeter: PostgreSQL takes the display rules out of the stored
+// definition, so that only they travel and are decoded.
+func (s *Store) ActiveRules(ctx context.Context, teamID string) ([]store.SurveyRules, error) {
+	if err := s.checkOpen("read display rules"); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, created_at, updated_at, definition::json -> 'display'
+		FROM surveys WHERE team_id = $1 AND status = 'active' AND status <> 'deleted'`, teamID)
+	if err != nil {
+		return nil, s.mapErr(err, "read display rules")
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SurveyRules, error) {
+		return sqlrow.ScanSurveyRules(row)
+	})
+	return out, s.mapErr(err, "read display rules")
 }

@@ -112,6 +112,13 @@ func TestStatementsCompileOnce(t *testing.T) {
 		}},
 		{"Survey", func(int) error { _, err := s.Survey(ctx, "acme", sv.ID); return err }},
 		{"Surveys", func(i int) error { _, _, err := s.Surveys(ctx, "acme", nil, 1+i%3); return err }},
+		{"Person", func(i int) error {
+			_, err := s.Person(ctx, "acme", fmt.Sprintf("u%d", i%3), []string{sv.ID, fmt.Sprintf("other%d", i)})
+			return err
+		}},
+		{"Responded", func(i int) error { _, err := s.Responded(ctx, sv.ID, fmt.Sprintf("u%d", i%4)); return err }},
+		{"ActiveRules", func(int) error { _, err := s.ActiveRules(ctx, "acme"); return err }},
+		{"Settings", func(int) error { _, err := s.Settings(ctx, "acme"); return err }},
 		{"LookupKey", func(int) error { _, err := s.LookupKey(ctx, pk); return err }},
 		{"Keys", func(int) error { _, err := s.Keys(ctx, "acme"); return err }},
 		{"Team", func(int) error { _, err := s.Team(ctx, "acme"); return err }},

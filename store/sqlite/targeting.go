@@ -19,7 +19,7 @@ func (s *Store) Settings(ctx context.Context, teamID string) (store.TeamSettings
 	if err := s.checkOpen("settings"); err != nil {
 		return store.TeamSettings{}, err
 	}
-	st, err := sqlrow.ScanSettings(s.rdb.QueryRowContext(ctx, sqlrow.SettingsSQL("?"), teamID))
+	st, err := sqlrow.ScanSettings(s.rdb.QueryRowContext(ctx, sqlrow.SettingsSQL("+?"), teamID))
 	return st, s.mapErr(err, "settings of team "+teamID)
 }
 
@@ -27,7 +27,7 @@ func (s *Store) Settings(ctx context.Context, teamID string) (store.TeamSettings
 func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*store.TeamSettings) error) (store.TeamSettings, error) {
 	var out store.TeamSettings
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		st, err := sqlrow.ScanSettings(tx.QueryRow(sqlrow.SettingsSQL("?"), teamID))
+		st, err := sqlrow.ScanSettings(tx.QueryRow(sqlrow.SettingsSQL("+?"), teamID))
 		if err != nil {
 			return s.mapErr(err, "settings of team "+teamID)
 		}
@@ -179,4 +179,27 @@ func scanPrompts(rows *sql.Rows) ([]store.Prompt, error) {
 		out = append(out, p)
 	}
 	return out, mapErr(rows.Err(), "read prompts")
+}
+
+// ActiveRules implements store.Targeter: SQLite takes the display rules out of the stored
+// definition, so that only they are decoded.
+func (s *Store) ActiveRules(ctx context.Context, teamID string) ([]store.SurveyRules, error) {
+	if err := s.checkOpen("read display rules"); err != nil {
+		return nil, err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id, created_at, updated_at, json_extract(definition, '$.display')
+		FROM surveys WHERE team_id = +? AND status = 'active' AND status <> 'deleted'`, teamID)
+	if err != nil {
+		return nil, s.mapErr(err, "read display rules")
+	}
+	defer rows.Close()
+	var out []store.SurveyRules
+	for rows.Next() {
+		r, err := sqlrow.ScanSurveyRules(rows)
+		if err != nil {
+			return nil, s.mapErr(err, "read display rules")
+		}
+		out = append(out, r)
+	}
+	return out, s.mapErr(rows.Err(), "read display rules")
 }

@@ -1,12 +1,14 @@
 package storetest
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -100,14 +102,14 @@ func testPersonAndPrompts(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cmp.Equal(p.Attributes, attrs) {
+	if !gocmp.Equal(p.Attributes, attrs) {
 		t.Errorf("attributes %v, want %v", p.Attributes, attrs)
 	}
 	if len(p.Prompts) != 1 || p.Prompts[0].SurveyID != sv2.ID || p.Prompts[0].Respondent != "ann" {
 		t.Errorf("prompts after viewing the first survey: %+v, want the second's only", p.Prompts)
 	}
 	want := map[string]store.Seen{sv1.ID: {Views: 5, LastViewed: t0.Add(3*time.Hour + 3*time.Second), LastDismissed: t0.Add(2 * time.Hour)}}
-	if diff := cmp.Diff(want, p.Surveys); diff != "" {
+	if diff := gocmp.Diff(want, p.Surveys); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
 	}
 	if !p.LastViewed().Equal(t0.Add(3*time.Hour + 3*time.Second)) {
@@ -186,5 +188,48 @@ func testResponded(t *testing.T, s store.Store) {
 	}
 	if bob, _ := tg.Person(ctx, "a", "bob", nil); len(bob.Prompts) != 1 || bob.Surveys[sv.ID].Views != 1 {
 		t.Errorf("after an imported view: %+v; want the prompt kept and the view counted", bob)
+	}
+}
+
+// testActiveRules: the team's active surveys only, each with its display rules as saved (nil
+// for a survey without), its creation and its last change.
+func testActiveRules(t *testing.T, s store.Store) {
+	tg, ctx := targeter(t, s), t.Context()
+	mustTeam(t, s, "a")
+	mustTeam(t, s, "b")
+	pct := 12.5
+	ruled := newSurvey("a", t0)
+	ruled.Display = &survey.Display{URLs: []survey.URLRule{{Match: survey.MatchRegex, Value: `^/app/(a|b)/`}},
+		Attributes: []survey.AttributeRule{{Key: "plan", Operator: survey.OpIn, Value: []any{"pro", "team"}}},
+		Percentage: &pct, Recontact: survey.RecontactOnce, Priority: 2}
+	mustSurvey(t, s, ruled)
+	plain := mustSurvey(t, s, newSurvey("a", t0.Add(time.Minute)))
+	paused := newSurvey("a", t0)
+	paused.Display, paused.Status = ruled.Display, store.StatusInactive
+	mustSurvey(t, s, paused)
+	gone := mustSurvey(t, s, newSurvey("a", t0))
+	if _, err := store.ModifySurvey(ctx, s, "a", gone.ID, func(v *store.Survey) error {
+		v.Status, v.UpdatedAt = store.StatusDeleted, t0.Add(time.Hour)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mustSurvey(t, s, newSurvey("b", t0))
+
+	got, err := tg.ActiveRules(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(got, func(a, b store.SurveyRules) int { return cmp.Compare(a.ID, b.ID) })
+	want := []store.SurveyRules{
+		{ID: ruled.ID, CreatedAt: t0, UpdatedAt: t0, Display: ruled.Display},
+		{ID: plain.ID, CreatedAt: plain.CreatedAt, UpdatedAt: plain.UpdatedAt},
+	}
+	slices.SortFunc(want, func(a, b store.SurveyRules) int { return cmp.Compare(a.ID, b.ID) })
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("team a's active rules (-want +got):\n%s", diff)
+	}
+	if none, err := tg.ActiveRules(ctx, "nobody"); err != nil || len(none) != 0 {
+		t.Errorf("an unknown team's rules: %v, %v", none, err)
 	}
 }

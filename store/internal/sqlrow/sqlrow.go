@@ -331,3 +331,24 @@ func fromNumber(v any) time.Time {
 	ms, _ := n.Int64()
 	return FromMS(ms)
 }
+
+// ScanSurveyRules reads a row of a team's active surveys' rules: id, created_at, updated_at,
+// and the definition's display member as JSON (NULL or null for none).
+func ScanSurveyRules(row Scanner) (store.SurveyRules, error) {
+	var (
+		r                 store.SurveyRules
+		created, modified int64
+		display           []byte
+	)
+	if err := row.Scan(&r.ID, &created, &modified, &display); err != nil {
+		return store.SurveyRules{}, err
+	}
+	r.CreatedAt, r.UpdatedAt = FromMS(created), FromMS(modified)
+	if len(display) > 0 && string(display) != "null" {
+		r.Display = new(survey.Display)
+		if err := json.Unmarshal(display, r.Display); err != nil {
+			return store.SurveyRules{}, fmt.Errorf("survey %s: stored display rules: %w", r.ID, err)
+		}
+	}
+	return r, nil
+}
