@@ -100,6 +100,8 @@ type Handler struct {
 	// rulesTTL (see nextsurvey.go).
 	teamsMu sync.Mutex
 	teams   map[string]*teamRules
+	// teamsGen counts dropRules' calls, so that a load that began before a change is not kept.
+	teamsGen uint64
 }
 
 // New returns a Handler serving s.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -34,57 +35,72 @@ const (
 type teamRules struct {
 	loaded   time.Time
 	rules    []*targeting.Rules
-	surveys  map[string]store.Survey
 	cooldown time.Duration
+	// refreshing is set, under teamsMu, while one request loads the team's rules again:
+	// the others use these meanwhile, so that rules going stale under load cost one load,
+	// not one per request in flight.
+	refreshing bool
 }
 
 // rulesOf returns the team's active surveys, rules and cooldown, from memory when fresh.
 func (h *Handler) rulesOf(ctx context.Context, tg store.Targeter, teamID string) (*teamRules, error) {
 	now := h.now()
 	h.teamsMu.Lock()
-	tr := h.teams[teamID]
+	tr, gen := h.teams[teamID], h.teamsGen
+	stale := tr == nil || now.Sub(tr.loaded) >= rulesTTL || now.Before(tr.loaded)
+	if tr != nil && stale {
+		if tr.refreshing {
+			stale = false // another request is loading them: use these meanwhile
+		}
+		tr.refreshing = true
+	}
 	h.teamsMu.Unlock()
-	if tr != nil && now.Sub(tr.loaded) < rulesTTL && !now.Before(tr.loaded) {
+	if !stale {
 		return tr, nil
 	}
+	fresh, err := h.loadRules(ctx, tg, teamID, now)
+	h.teamsMu.Lock()
+	defer h.teamsMu.Unlock()
+	if tr != nil {
+		tr.refreshing = false
+	}
+	if err != nil {
+		return nil, err
+	}
+	if h.teamsGen == gen { // no change was made meanwhile that the load may have missed
+		h.teams[teamID] = fresh
+	}
+	return fresh, nil
+}
+
+// loadRules reads the team's settings and its active surveys' rules, and compiles them.
+func (h *Handler) loadRules(ctx context.Context, tg store.Targeter, teamID string, now time.Time) (*teamRules, error) {
 	settings, err := tg.Settings(ctx, teamID)
 	if err != nil {
 		return nil, err
 	}
-	tr = &teamRules{loaded: now, surveys: map[string]store.Survey{}, cooldown: time.Duration(settings.CooldownDays) * 24 * time.Hour}
-	var after *store.Cursor
-	for {
-		page, next, err := h.store.Surveys(ctx, teamID, after, 100)
+	active, err := tg.ActiveRules(ctx, teamID)
+	if err != nil {
+		return nil, err
+	}
+	tr := &teamRules{loaded: now, cooldown: time.Duration(settings.CooldownDays) * 24 * time.Hour}
+	for _, sr := range active {
+		r, err := targeting.Compile(sr.ID, sr.CreatedAt, sr.Display)
 		if err != nil {
-			return nil, err
+			return nil, err // the rules were validated when saved: a defect
 		}
-		for _, sv := range page {
-			if sv.Status != store.StatusActive {
-				continue
-			}
-			r, err := targeting.Compile(sv.ID, sv.CreatedAt, sv.Display)
-			if err != nil {
-				return nil, err // the rules were validated when saved: a defect
-			}
-			tr.rules = append(tr.rules, r)
-			tr.surveys[sv.ID] = sv
-		}
-		if next == nil {
-			break
-		}
-		after = next
+		tr.rules = append(tr.rules, r)
 	}
 	targeting.Sort(tr.rules)
-	h.teamsMu.Lock()
-	h.teams[teamID] = tr
-	h.teamsMu.Unlock()
 	return tr, nil
 }
 
-// dropRules forgets a team's surveys and rules, after a change of one of them.
+// dropRules forgets a team's surveys and rules, after a change of one of them; a load in
+// flight when it happened is not kept.
 func (h *Handler) dropRules(teamID string) {
 	h.teamsMu.Lock()
 	delete(h.teams, teamID)
+	h.teamsGen++
 	h.teamsMu.Unlock()
 }
 
@@ -148,15 +164,11 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	tr, err := h.rulesOf(r.Context(), tg, teamID)
-	if err != nil {
-		return err
-	}
 	ask := targeting.Ask{Respondent: *a.respondent, URL: *a.url, Attributes: a.attributes, Now: h.now()}
 	if a.event != nil {
 		ask.Event = *a.event
 	}
-	d, err := h.decide(r, tg, teamID, tr, ask)
+	d, sv, err := h.pick(r, tg, teamID, ask)
 	if err != nil {
 		return err
 	}
@@ -168,7 +180,7 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 		}{nil, 0, d.Reason})
 		return nil
 	}
-	enc, err := h.publicSurvey(tr.surveys[d.SurveyID])
+	enc, err := h.publicSurvey(sv)
 	if err != nil {
 		return err
 	}
@@ -179,6 +191,32 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 	b = strconv.AppendInt(append(b, `},"delaySeconds":`...), int64(d.DelaySeconds), 10)
 	writeBody(w, http.StatusOK, append(b, ",\"reason\":null}\n"...))
 	return nil
+}
+
+// pick decides, and reads the survey picked. The rules in memory may be up to rulesTTL old:
+// when the survey picked is no longer active, they are read again and the decision made once
+// more.
+func (h *Handler) pick(r *http.Request, tg store.Targeter, teamID string, ask targeting.Ask) (targeting.Decision, store.Survey, error) {
+	for try := 0; ; try++ {
+		tr, err := h.rulesOf(r.Context(), tg, teamID)
+		if err != nil {
+			return targeting.Decision{}, store.Survey{}, err
+		}
+		d, err := h.decide(r, tg, teamID, tr, ask)
+		if err != nil || d.SurveyID == "" {
+			return d, store.Survey{}, err
+		}
+		sv, err := h.readSurvey(r.Context(), teamID, d.SurveyID)
+		switch {
+		case err == nil && sv.Status == store.StatusActive:
+			return d, sv, nil
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			return targeting.Decision{}, store.Survey{}, err
+		case try > 0:
+			return targeting.Decision{Reason: targeting.ReasonNoSurvey}, store.Survey{}, nil
+		}
+		h.dropRules(teamID)
+	}
 }
 
 // decide reads what the decision needs of the person and the team, and decides.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -27,16 +28,7 @@ func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.S
 	if !store.ValidSurveyID(id) {
 		return store.Survey{}, badRequest(fmt.Sprintf("surveyId %q is not a cuid2 (a lowercase letter, then 1 to 31 lowercase letters or digits)", wire.Truncate(id)))
 	}
-	var (
-		sv  store.Survey
-		err error
-	)
-	// The handler only reads the survey, so it may share the store's own.
-	if shared, ok := h.store.(store.SharedSurveyReader); ok {
-		sv, err = shared.SharedSurvey(r.Context(), teamID, id)
-	} else {
-		sv, err = h.store.Survey(r.Context(), teamID, id)
-	}
+	sv, err := h.readSurvey(r.Context(), teamID, id)
 	if err != nil {
 		return store.Survey{}, surveyNotFound(err)
 	}
@@ -49,6 +41,14 @@ func (h *Handler) surveyFor(r *http.Request, teamID string, visible func(store.S
 		return store.Survey{}, notFound("survey not found")
 	}
 	return sv, nil
+}
+
+// readSurvey reads a survey the handler only reads, so it may share the store's own.
+func (h *Handler) readSurvey(ctx context.Context, teamID, id string) (store.Survey, error) {
+	if shared, ok := h.store.(store.SharedSurveyReader); ok {
+		return shared.SharedSurvey(ctx, teamID, id)
+	}
+	return h.store.Survey(ctx, teamID, id)
 }
 
 // isActive is the visibility of the widget endpoints: active surveys only.

@@ -96,6 +96,9 @@ type pageURL struct{ whole, pathQuery string }
 
 func splitPage(page string) pageURL {
 	whole, _, _ := strings.Cut(page, "#")
+	if strings.HasPrefix(whole, "/") {
+		return pageURL{whole, whole} // a path and query: the widget's form, parsed for nothing
+	}
 	u, err := url.Parse(whole)
 	if err != nil || u.Scheme == "" {
 		return pageURL{whole, whole}

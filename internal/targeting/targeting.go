@@ -79,36 +79,44 @@ func Sort(surveys []*Rules) {
 // l.Responded.
 func Decide(ask Ask, surveys []*Rules, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
 	prompted := activePrompts(p.Prompts, ask.Now)
-	cands := make([]candidate, 0, len(prompted)+len(surveys))
+	var cands []candidate // the prompted ones, by their prompts' age
 	for _, r := range surveys {
 		if pr, ok := prompted[r.SurveyID]; ok {
 			cands = append(cands, candidate{r, true, pr})
 		}
 	}
-	slices.SortFunc(cands, compareCandidates) // the prompted ones, by their prompts' age
-	for _, r := range surveys {
-		if _, ok := prompted[r.SurveyID]; !ok && r.display != nil {
-			cands = append(cands, candidate{Rules: r})
-		}
-	}
-	if len(cands) == 0 {
-		return Decision{Reason: ReasonNoSurvey}, nil
-	}
+	slices.SortFunc(cands, compareCandidates)
 	attrs := mergeAttributes(ask.Attributes, p.Attributes)
 	page := splitPage(ask.URL)
 	lastView := p.LastViewed()
 	reason := ""
-	for _, c := range cands {
+	// try checks one candidate: done when it is picked or fails.
+	try := func(c candidate) (Decision, bool, error) {
 		why, err := c.check(ask, page, p.Surveys[c.SurveyID], lastView, attrs, cooldown, l)
-		if err != nil {
-			return Decision{}, err
-		}
-		if why == "" {
-			return Decision{SurveyID: c.SurveyID, DelaySeconds: c.rules().DelaySeconds}, nil
+		if err != nil || why == "" {
+			return Decision{SurveyID: c.SurveyID, DelaySeconds: c.rules().DelaySeconds}, true, err
 		}
 		if reason == "" {
 			reason = why // the best candidate's
 		}
+		return Decision{}, false, nil
+	}
+	for _, c := range cands {
+		if d, done, err := try(c); done {
+			return d, err
+		}
+	}
+	// Then the others, in Sort's order; a survey without rules only when prompted.
+	for _, r := range surveys {
+		if _, ok := prompted[r.SurveyID]; ok || r.display == nil {
+			continue
+		}
+		if d, done, err := try(candidate{Rules: r}); done {
+			return d, err
+		}
+	}
+	if reason == "" {
+		reason = ReasonNoSurvey
 	}
 	return Decision{Reason: reason}, nil
 }
@@ -170,6 +178,9 @@ func compareCandidates(a, b candidate) int {
 
 // activePrompts are the person's prompts not yet expired, by survey: the oldest of each.
 func activePrompts(prompts []store.Prompt, now time.Time) map[string]store.Prompt {
+	if len(prompts) == 0 {
+		return nil
+	}
 	out := make(map[string]store.Prompt, len(prompts))
 	for _, pr := range prompts {
 		if pr.ExpiresAt != nil && !now.Before(*pr.ExpiresAt) {
