@@ -134,6 +134,26 @@ func TestNextSurvey(t *testing.T) {
 }
 
 // The app's Audience is asked, with the request, of a survey that passes every rule.
+// A survey paused elsewhere (another instance, here the store itself) while this handler holds
+// the team's rules is not shown: the survey picked is read, and the rules read again.
+func TestNextSurveyPausedElsewhere(t *testing.T) {
+	e := setup(t)
+	older := e.targetedSurvey(`{"urls":[{"match":"prefix","value":"/billing"}]}`)
+	newer := e.targetedSurvey(`{"urls":[{"match":"prefix","value":"/billing"}]}`)
+	if got := e.ask(`{"respondent":"ann","url":"/billing"}`).picked(); got != newer {
+		t.Fatalf("the newest survey first: %s, want %s", got, newer)
+	}
+	if _, err := store.ModifySurvey(t.Context(), e.store, e.survA.TeamID, newer, func(sv *store.Survey) error {
+		sv.Status, sv.UpdatedAt = store.StatusInactive, e.clock.Now()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ask(`{"respondent":"ann","url":"/billing"}`).picked(); got != older {
+		t.Errorf("after the newest was paused elsewhere: %s, want %s", got, older)
+	}
+}
+
 func TestNextSurveyAudience(t *testing.T) {
 	asked := 0
 	e := setup(t, func(c *api.Config) {
