@@ -60,7 +60,8 @@ func newClusterWith(t *testing.T, webhookURL string, cfg clusterConfig) *cluster
 		wg.Add(1)
 		go func() { // started together: the migrations must take turns
 			defer wg.Done()
-			stores[i], errs[i] = postgres.Open(ctx, url, nil)
+			// LISTEN directly, as behind a pooler an instance must (without one, Direct is url).
+			stores[i], errs[i] = postgres.Open(ctx, url, &postgres.Options{ListenURL: pgtest.Direct(t, url)})
 		}()
 	}
 	wg.Wait()

@@ -25,7 +25,8 @@ func TestServerOnPostgres(t *testing.T) {
 	}
 	db := pgtest.URL(t)
 	bin := buildServer(t)
-	p := startServer(t, bin, "-db", db)
+	// Behind a pooler (scripts/test runs this through PgBouncer too), LISTEN goes direct.
+	p := startServer(t, bin, "-db", db, "-db-listen", pgtest.Direct(t, db))
 	vars := map[string]string{}
 	for _, line := range strings.Split(p.stdout.String(), "\n") {
 		if kv, ok := strings.CutPrefix(line, "export "); ok {

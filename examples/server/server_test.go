@@ -360,6 +360,9 @@ func TestParseFlags(t *testing.T) {
 			seed: "f.json", addr: "127.0.0.1:8080", allowPrivateSet: true},
 		{name: "two fixtures", args: []string{"a.json", "b.json"}, wantErrSubstring: "unexpected arguments: a.json b.json"},
 		{name: "fixture twice", args: []string{"-seed", "a.json", "b.json"}, wantErrSubstring: "unexpected arguments: b.json"},
+		{name: "LISTEN URL for SQLite", args: []string{"-db-listen", "postgres://h/db"}, wantErrSubstring: "-db-listen is a postgres:// URL, for a -db that is one"},
+		{name: "LISTEN URL not a URL", args: []string{"-db", "postgres://pooler/db", "-db-listen", "direct.db"}, wantErrSubstring: "-db-listen is a postgres:// URL"},
+		{name: "LISTEN URL by variable", args: []string{"-db", "postgres://pooler/db"}, env: map[string]string{"SVC_DB_LISTEN": "postgres://direct/db"}, addr: "127.0.0.1:8080"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,6 +375,9 @@ func TestParseFlags(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if want := tt.env["SVC_DB_LISTEN"]; c.dbListen != want {
+				t.Errorf("LISTEN URL %q, want %q", c.dbListen, want)
 			}
 			if c.seed != tt.seed || c.addr != tt.addr || c.allowPrivateSet != tt.allowPrivateSet {
 				t.Errorf("seed %q addr %q allowPrivateSet %v; want %q %q %v", c.seed, c.addr, c.allowPrivateSet, tt.seed, tt.addr, tt.allowPrivateSet)

@@ -93,7 +93,9 @@ func TestTerminatedConnectionsAreUnavailable(t *testing.T) {
 	ctx := context.Background()
 	base := pgtest.URL(t)
 	s, sv := openAt(t, base+"&application_name=svc_terminated", store.NewSurveyID(), nil)
-	admin, err := pgx.Connect(ctx, base)
+	// Directly: through a pooler, the admin's statement may run on a server session last
+	// named svc_terminated, and end itself.
+	admin, err := pgx.Connect(ctx, pgtest.Direct(t, base))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +246,8 @@ func TestErrorsMapped(t *testing.T) {
 func TestWatchReconnects(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	url := pgtest.URL(t)
+	// LISTEN needs a direct connection: the store's, through the proxy, goes to the server.
+	url := pgtest.Direct(t, pgtest.URL(t))
 	p := newProxy(t, url)
 	s, _ := openAt(t, p.url, store.NewSurveyID(), nil)
 	direct, err := pgx.Connect(ctx, url)

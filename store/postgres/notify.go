@@ -56,6 +56,12 @@ func (s *Store) announce(ctx context.Context, payload string) {
 // connection cannot serve queries), calling onNotify with each payload, and reconnecting with
 // backoff after a failure, when it calls missed, until ctx is done.
 func (s *Store) watch(ctx context.Context, channel string, onNotify func(payload string), missed func()) error {
+	if s.listenConfig == nil {
+		// No connection can listen (a pooler, and no ListenURL): the dispatcher's poll and the
+		// read cache's TTL stand in for the notifications.
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	backoff := 100 * time.Millisecond
 	for {
 		err := s.listen(ctx, channel, onNotify, func() { backoff = 100 * time.Millisecond })
@@ -76,7 +82,7 @@ func (s *Store) watch(ctx context.Context, channel string, onNotify func(payload
 // listen connects, listens on channel and calls onNotify per notification until the connection
 // fails or ctx is done; connected is called once it listens.
 func (s *Store) listen(ctx context.Context, channel string, onNotify func(string), connected func()) error {
-	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, s.listenConfig.Copy())
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,12 @@ type Options struct {
 	Writers int
 	// MaxBatch caps how many writes share one transaction; zero means 64.
 	MaxBatch int
+	// ListenURL, when set, is a direct connection to the same database (not through a pooler)
+	// on which the store LISTENs for other instances' changes and deliveries. Without it the
+	// store listens on the main URL, unless that goes through a connection pooler (see Open),
+	// where a listening session cannot be kept: it then relies on polling, which finds new
+	// deliveries and changes within a second.
+	ListenURL string
 	// OnCommit, when set, is called after each transaction of responses and events with how
 	// many writes it held and how long it took, for metrics (svc.Metrics.ObserveCommit). It must return
 	// quickly: the writer's next batch waits for it.
@@ -62,6 +68,8 @@ type Store struct {
 	// stopWatching ends the watch of other instances' changes; watching is done when it has.
 	stopWatching context.CancelFunc
 	watching     chan struct{}
+	// listenConfig is the connection LISTEN uses; nil when there is none (polling only).
+	listenConfig *pgx.ConnConfig
 	// The writers of responses and events (see writer.go): ops hands them writes,
 	// stopWriters stops them.
 	ops         chan *writeOp
@@ -84,26 +92,23 @@ type Store struct {
 // migrations under an advisory lock, and returns the Store. Close it when done. A database
 // written by a newer version of svc is refused.
 func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	pool, pooled, err := connect(ctx, url, o.MaxConns)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if opts != nil && opts.MaxConns > 0 {
-		cfg.MaxConns = opts.MaxConns
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
-		return nil, connectError(cfg.ConnConfig, err)
+		return nil, err
 	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
 	s := &Store{pool: pool, ids: cuid2.NewGenerator(), cache: newReadCache(), watching: make(chan struct{})}
+	if s.listenConfig, err = listenConfig(o.ListenURL, pool, pooled); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	watchCtx, stop := context.WithCancel(context.Background())
 	s.stopWatching = stop
 	s.startWriters(opts)

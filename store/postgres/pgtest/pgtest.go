@@ -12,11 +12,19 @@ import (
 	"sync/atomic"
 	"testing"
 
+	neturl "net/url"
+
 	"github.com/jackc/pgx/v5"
 )
 
 // Env names the variable holding the test server's URL.
 const Env = "SVC_TEST_POSTGRES"
+
+// PoolerEnv names the variable holding the URL of a pooler in transaction mode (PgBouncer) in
+// front of Env's server (scripts/pgbouncer starts one). When it is set, URL gives each test a
+// database of its own, made on the server directly, and a URL to it through the pooler: a
+// pooler passes no search_path, so the tests cannot have a schema each.
+const PoolerEnv = "SVC_TEST_PGBOUNCER"
 
 var schemas atomic.Int64
 
@@ -30,6 +38,9 @@ func URL(t testing.TB) string {
 			t.Fatal(Env + " is not set under CI: the PostgreSQL tests must run")
 		}
 		t.Skip(Env + " is not set; scripts/test starts PostgreSQL and sets it")
+	}
+	if pooler := os.Getenv(PoolerEnv); pooler != "" {
+		return pooledURL(t, url, pooler)
 	}
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, url)
@@ -49,4 +60,48 @@ func URL(t testing.TB) string {
 		sep = "&"
 	}
 	return url + sep + "search_path=" + schema
+}
+
+// pooledURL makes a database on the server at direct, dropped when t ends, and returns the URL
+// of that database through the pooler.
+func pooledURL(t testing.TB, direct, pooler string) string {
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("svc_test_%d_%d", os.Getpid(), schemas.Add(1))
+	if _, err := admin.Exec(ctx, `CREATE DATABASE `+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// FORCE: the pooler still holds server connections to it.
+		_, _ = admin.Exec(context.Background(), `DROP DATABASE `+name+` WITH (FORCE)`)
+		_ = admin.Close(context.Background())
+	})
+	u, err := neturl.Parse(pooler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// Direct returns the URL of the same database as url, not through the pooler of PoolerEnv;
+// without a pooler, url itself.
+func Direct(t testing.TB, url string) string {
+	t.Helper()
+	if os.Getenv(PoolerEnv) == "" {
+		return url
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := neturl.Parse(os.Getenv(Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host, u.User = d.Host, d.User
+	return u.String()
 }
