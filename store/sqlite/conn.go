@@ -96,7 +96,8 @@ func openWriter(ctx context.Context, o Options, dsn string) (*sql.DB, error) {
 	wdb.SetMaxIdleConns(1)
 	wdb.SetConnMaxLifetime(0)
 	wdb.SetConnMaxIdleTime(0)
-	if err := wdb.PingContext(ctx); err != nil {
+	// The connection switches a new file to WAL as it opens: retried like the migrations.
+	if err := retryLocked(ctx, func() error { return wdb.PingContext(ctx) }); err != nil {
 		wdb.Close()
 		return nil, fmt.Errorf("open: %w", err)
 	}

@@ -13,14 +13,20 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
-// migrate applies the pending migrations, trying again for a while when the database is locked:
-// processes opening a new file together (replicas started at once) each switch it to WAL and
-// migrate it, and SQLite answers some of those steps "database is locked" at once rather than
-// waiting out the busy timeout.
+// migrate applies the pending migrations, trying again for a while when the database is
+// locked (see retryLocked).
 func migrate(ctx context.Context, db *sql.DB) error {
+	return retryLocked(ctx, func() error { return migrateOnce(ctx, db) })
+}
+
+// retryLocked runs fn, and again for a while when it finds the database locked: processes
+// opening a new file together (replicas started at once) each switch it to WAL and migrate it,
+// and SQLite answers some of those steps "database is locked" at once rather than waiting out
+// the busy timeout.
+func retryLocked(ctx context.Context, fn func() error) error {
 	wait := 20 * time.Millisecond
 	for tries := 1; ; tries++ {
-		err := migrateOnce(ctx, db)
+		err := fn()
 		if err == nil || constraintSentinel(err) != store.ErrUnavailable || tries == 30 {
 			return err
 		}
