@@ -31,6 +31,7 @@ type config struct {
 	addr                 string
 	db                   string
 	dbListen             string
+	dbReplica            string
 	seed                 string
 	baseURL              string
 	allowPrivateWebhooks bool
@@ -71,6 +72,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	switch {
 	case c.dbListen != "" && (!isPostgresURL(c.db) || !isPostgresURL(c.dbListen)):
 		return config{}, errors.New("-db-listen is a postgres:// URL, for a -db that is one")
+	case c.dbReplica != "" && (!isPostgresURL(c.db) || !isPostgresURL(c.dbReplica)):
+		return config{}, errors.New("-db-replica is a postgres:// URL, for a -db that is one")
 	case len(positional) == 1 && c.seed == "":
 		c.seed = positional[0]
 	case len(positional) > 0:
@@ -110,6 +113,8 @@ func defineFlags(fs *flag.FlagSet, c *config, getenv func(string) string) error 
 	fs.StringVar(&c.db, "db", env("SVC_DB", "svc.db"), "SQLite database file, or a postgres:// URL (SVC_DB)")
 	fs.StringVar(&c.dbListen, "db-listen", env("SVC_DB_LISTEN", ""),
 		"with a -db through a pooler (PgBouncer): a postgres:// URL of the same database reaching it directly, for LISTEN; without it the server polls (SVC_DB_LISTEN)")
+	fs.StringVar(&c.dbReplica, "db-replica", env("SVC_DB_REPLICA", ""),
+		"with a postgres:// -db: a streaming replica's URL, read by the protected API's lists and summaries while it is caught up (SVC_DB_REPLICA)")
 	fs.StringVar(&c.seed, "seed", env("SVC_SEED", ""), "fixture file to import at start (SVC_SEED)")
 	fs.StringVar(&c.baseURL, "base-url", env("SVC_BASE_URL", ""), "absolute URL the API is served at, for pagination links (SVC_BASE_URL)")
 	fs.BoolVar(&c.allowPrivateWebhooks, "allow-private-webhooks", envBool("SVC_ALLOW_PRIVATE_WEBHOOKS", false),
@@ -272,7 +277,7 @@ func pageHosts(cfg config) []string {
 // URL, else an SQLite file; either's commits counted when metrics are on.
 func openStore(ctx context.Context, cfg config, m *metrics.Metrics) (store.Store, error) {
 	if isPostgresURL(cfg.db) {
-		o := &postgres.Options{ListenURL: cfg.dbListen}
+		o := &postgres.Options{ListenURL: cfg.dbListen, ReplicaURL: cfg.dbReplica}
 		if m != nil {
 			o.OnCommit = m.ObserveCommit
 		}

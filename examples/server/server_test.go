@@ -362,6 +362,7 @@ func TestParseFlags(t *testing.T) {
 		{name: "fixture twice", args: []string{"-seed", "a.json", "b.json"}, wantErrSubstring: "unexpected arguments: b.json"},
 		{name: "LISTEN URL for SQLite", args: []string{"-db-listen", "postgres://h/db"}, wantErrSubstring: "-db-listen is a postgres:// URL, for a -db that is one"},
 		{name: "LISTEN URL not a URL", args: []string{"-db", "postgres://pooler/db", "-db-listen", "direct.db"}, wantErrSubstring: "-db-listen is a postgres:// URL"},
+		{name: "replica for SQLite", args: []string{"-db-replica", "postgres://replica/db"}, wantErrSubstring: "-db-replica is a postgres:// URL, for a -db that is one"},
 		{name: "LISTEN URL by variable", args: []string{"-db", "postgres://pooler/db"}, env: map[string]string{"SVC_DB_LISTEN": "postgres://direct/db"}, addr: "127.0.0.1:8080"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/countlog"
@@ -101,10 +102,12 @@ func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []strin
 		return nil, err
 	}
 	var out map[string]map[int]int64
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		var err error
-		out, err = s.counts(ctx, tx, surveyID, questionIDs, sqlrow.MS(from), sqlrow.MS(to))
-		return err
+	err := s.read(surveyID, func(pool *pgxpool.Pool) error {
+		return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			var err error
+			out, err = s.counts(ctx, tx, surveyID, questionIDs, sqlrow.MS(from), sqlrow.MS(to))
+			return err
+		})
 	})
 	if err != nil {
 		return nil, s.mapErr(err, "rating counts")

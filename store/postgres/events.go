@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
@@ -68,11 +69,13 @@ func (s *Store) Stats(ctx context.Context, surveyID string) (store.Stats, error)
 		st   store.Stats
 		rows int
 	)
-	err := s.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(views), 0), COALESCE(SUM(unique_viewers), 0),
-		COALESCE(SUM(dismissals), 0), COALESCE(SUM(unique_dismissers), 0), COALESCE(SUM(responses), 0),
-		COALESCE(SUM(unique_responders), 0), COALESCE(SUM(finished), 0) FROM survey_stats WHERE survey_id = $1`, surveyID).Scan(&rows,
-		&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals, &st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders,
-		&st.FinishedResponses)
+	err := s.read(surveyID, func(pool *pgxpool.Pool) error {
+		return pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(views), 0), COALESCE(SUM(unique_viewers), 0),
+			COALESCE(SUM(dismissals), 0), COALESCE(SUM(unique_dismissers), 0), COALESCE(SUM(responses), 0),
+			COALESCE(SUM(unique_responders), 0), COALESCE(SUM(finished), 0) FROM survey_stats WHERE survey_id = $1`, surveyID).Scan(&rows,
+			&st.TotalViews, &st.UniqueViewers, &st.TotalDismissals, &st.UniqueDismissers, &st.TotalResponses, &st.UniqueResponders,
+			&st.FinishedResponses)
+	})
 	if err != nil {
 		return store.Stats{}, s.mapErr(err, "stats of survey "+surveyID)
 	}

@@ -12,6 +12,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -45,6 +46,13 @@ type Options struct {
 	// where a listening session cannot be kept: it then relies on polling, which finds new
 	// deliveries and changes within a second.
 	ListenURL string
+	// ReplicaURL, when set, is a streaming replica of the database, from which the protected
+	// API's lists, summaries and stats read while it has replayed what they must see (see
+	// replica.go); every other read, and any read the replica cannot serve, goes to the primary.
+	ReplicaURL string
+	// ReplicaMaxLag is how far behind the primary the replica may be and still be read; zero
+	// means a second.
+	ReplicaMaxLag time.Duration
 	// OnCommit, when set, is called after each transaction of responses and events with how
 	// many writes it held and how long it took, for metrics (svc.Metrics.ObserveCommit). It must return
 	// quickly: the writer's next batch waits for it.
@@ -70,6 +78,8 @@ type Store struct {
 	watching     chan struct{}
 	// listenConfig is the connection LISTEN uses; nil when there is none (polling only).
 	listenConfig *pgx.ConnConfig
+	// replica routes reads to Options.ReplicaURL; nil without one.
+	replica *replica
 	// The writers of responses and events (see writer.go): ops hands them writes,
 	// stopWriters stops them.
 	ops         chan *writeOp
@@ -109,6 +119,12 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	if o.ReplicaURL != "" {
+		if s.replica, err = newReplica(ctx, o.ReplicaURL, pool, cmp.Or(o.ReplicaMaxLag, time.Second)); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
 	watchCtx, stop := context.WithCancel(context.Background())
 	s.stopWatching = stop
 	s.startWriters(opts)
@@ -129,6 +145,7 @@ func (s *Store) Close() error {
 		<-s.folderDone
 		s.stopWatching()
 		<-s.watching
+		s.replica.close()
 		s.pool.Close()
 	}
 	return nil
@@ -148,6 +165,7 @@ func (s *Store) tx(ctx context.Context, what string, fn func(tx pgx.Tx) error) e
 		return err
 	}
 	err := pgx.BeginFunc(ctx, s.pool, fn)
+	s.replica.wrote(anyChange)
 	return s.mapErr(err, what)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
@@ -13,6 +14,10 @@ func (s *Store) RangeStats(ctx context.Context, surveyID string, from, to time.T
 	if err := s.checkOpen("read stats"); err != nil {
 		return store.Stats{}, err
 	}
-	st, err := sqlrow.ScanRangeStats(s.pool.QueryRow(ctx, sqlrow.RangeStatsSQL("$1", "$2", "$3"), surveyID, sqlrow.MS(from), sqlrow.MS(to)))
+	var st store.Stats
+	err := s.read(surveyID, func(pool *pgxpool.Pool) (err error) {
+		st, err = sqlrow.ScanRangeStats(pool.QueryRow(ctx, sqlrow.RangeStatsSQL("$1", "$2", "$3"), surveyID, sqlrow.MS(from), sqlrow.MS(to)))
+		return err
+	})
 	return st, s.mapErr(err, "stats of survey "+surveyID)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
@@ -125,8 +126,20 @@ func (s *Store) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]sto
 	if q.Limit <= 0 {
 		return nil, nil, fmt.Errorf("list response texts: %w", store.Invalidf("limit must be positive"))
 	}
+	var (
+		page []store.ResponseTexts
+		next *store.Cursor
+	)
+	err := s.read(q.SurveyID, func(pool *pgxpool.Pool) (err error) {
+		page, next, err = s.responseTexts(ctx, pool, q)
+		return err
+	})
+	return page, next, err
+}
+
+func (s *Store) responseTexts(ctx context.Context, pool *pgxpool.Pool, q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
 	sql, args := pageQuery(`SELECT id, created_at, texts FROM responses`, q)
-	rows, err := s.pool.Query(ctx, sql, args...)
+	rows, err := pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list response texts")
 	}
@@ -187,8 +200,20 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	if q.Limit <= 0 {
 		return nil, nil, fmt.Errorf("list responses: %w", store.Invalidf("limit must be positive"))
 	}
+	var (
+		page []store.Response
+		next *store.Cursor
+	)
+	err := s.read(q.SurveyID, func(pool *pgxpool.Pool) (err error) {
+		page, next, err = s.responses(ctx, pool, q)
+		return err
+	})
+	return page, next, err
+}
+
+func (s *Store) responses(ctx context.Context, pool *pgxpool.Pool, q store.ResponseQuery) ([]store.Response, *store.Cursor, error) {
 	sql, args := pageQuery(`SELECT `+responseColumns+` FROM responses`, q)
-	rows, err := s.pool.Query(ctx, sql, args...)
+	rows, err := pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list responses")
 	}

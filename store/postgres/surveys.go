@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
@@ -166,11 +167,14 @@ func (s *Store) Surveys(ctx context.Context, teamID string, after *store.Cursor,
 		args = append(args, sqlrow.MS(after.CreatedAt), after.ID)
 	}
 	q += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT %d`, limit+1)
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, nil, s.mapErr(err, "list surveys")
-	}
-	page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Survey, error) { return sqlrow.ScanSurvey(row) })
+	var page []store.Survey
+	err := s.read("", func(pool *pgxpool.Pool) error {
+		rows, err := pool.Query(ctx, q, args...)
+		if err == nil {
+			page, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Survey, error) { return sqlrow.ScanSurvey(row) })
+		}
+		return err
+	})
 	if err != nil {
 		return nil, nil, s.mapErr(err, "list surveys")
 	}

@@ -71,6 +71,7 @@ func (s *Store) startWriters(opts *Options) {
 // taken op, write waits for its outcome rather than for ctx, so that a caller is never told of a
 // failure for a write that is then committed.
 func (s *Store) write(ctx context.Context, op *writeOp) {
+	defer s.replica.wrote(op.surveyID())
 	if op.event == nil && op.size() > batchedWriteBytes {
 		if err := s.runOps(ctx, []*writeOp{op}); err != nil {
 			op.err = err
@@ -90,6 +91,14 @@ func (s *Store) write(ctx context.Context, op *writeOp) {
 		s.queued.Add(-1)
 		op.err = fmt.Errorf("%s: %w", op.what(), store.ErrClosed)
 	}
+}
+
+// surveyID is the survey the write is of.
+func (op *writeOp) surveyID() string {
+	if op.event != nil {
+		return op.event.SurveyID
+	}
+	return op.w.SurveyID
 }
 
 // size is what a response's write holds in memory.
