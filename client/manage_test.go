@@ -175,6 +175,24 @@ func TestGetSummary(t *testing.T) {
 	if _, err := c.GetSummary(ctx, e.survey.ID, &client.RangeOptions{TimeRange: "soon"}); !client.IsInvalid(err) {
 		t.Errorf("a bad time range: %v", err)
 	}
+	tr, err := c.Trends(ctx, e.survey.ID, &client.TrendOptions{TimeRange: client.Last7Days, Interval: client.IntervalDay, QuestionIDs: []string{"nps"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Summed, since the clock may have passed midnight between the writes and the read.
+	var sum client.TrendBucket
+	for _, b := range tr.Buckets {
+		sum.Responses, sum.Finished, sum.Views = sum.Responses+b.Responses, sum.Finished+b.Finished, sum.Views+b.Views
+		if b.Responses == 3 && (len(b.Questions) != 1 || b.Questions[0].Answered != 3 || b.Questions[0].NPS == nil || *b.Questions[0].NPS != 33.3) {
+			t.Errorf("the day of the responses: %+v", b)
+		}
+	}
+	if tr.Interval != "day" || len(tr.Buckets) < 7 || len(tr.Buckets) > 8 || sum.Responses != 3 || sum.Finished != 1 || sum.Views != 1 {
+		t.Errorf("trend of the last 7 days: %+v", tr)
+	}
+	if _, err := c.Trends(ctx, e.survey.ID, &client.TrendOptions{Interval: "hour"}); !client.IsInvalid(err) {
+		t.Errorf("a bad interval: %v", err)
+	}
 }
 
 // TestNoRedirectOfAChange: a proxy in front of svc that cleans paths answers an erasure with a

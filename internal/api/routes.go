@@ -27,6 +27,7 @@ func (h *Handler) routes() {
 	h.handle("GET /v1/protected/surveys/{surveyId}/stats", h.protected(h.handleStatsGet))
 	h.handle("GET /v1/protected/surveys/{surveyId}/score-distributions", h.protected(h.handleScoreDistributionsGet))
 	h.handle("GET /v1/protected/surveys/{surveyId}/summary", h.protected(h.handleSummaryGet))
+	h.handle("GET /v1/protected/surveys/{surveyId}/trends", h.protected(h.handleTrendsGet))
 	h.handle("GET /v1/protected/surveys/{surveyId}/webhook-deliveries", h.protected(h.handleDeliveriesList))
 
 	// The management API (secret key): surveys, webhook secrets, single responses, exports.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strings"
@@ -167,4 +168,44 @@ func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamI
 	return writePeriods(h, w, tr, cur, prev, func(p report.Period) (report.SummaryPeriod, error) {
 		return report.Summary(r.Context(), h.store, sv, p, h.opts.MaxPageBytes)
 	})
+}
+
+// handleTrendsGet serves "GET /v1/protected/surveys/{surveyId}/trends" (extensions.md section
+// 9): the survey's views, responses, finished responses and rating questions' scores bucket by
+// bucket (interval day, the default, week or month) over a timeRange, from the counts the
+// store keeps on write. questionIds (comma-separated) picks the rating questions; all of them
+// by default.
+func (h *Handler) handleTrendsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
+	q, err := queryValues(r)
+	if err != nil {
+		return err
+	}
+	interval, err := wire.Query(q, "interval")
+	if err != nil {
+		return err
+	}
+	ids, err := wire.Query(q, "questionIds")
+	if err != nil {
+		return err
+	}
+	sv, _, cur, _, err := h.rangeOf(r, teamID, q)
+	if err != nil {
+		return err
+	}
+	var names []string
+	if ids != "" {
+		names = strings.Split(ids, ",")
+	}
+	qs, err := report.TrendQuestions(sv, names)
+	if err != nil {
+		return err
+	}
+	t, err := report.Trends(r.Context(), h.store, sv, cur, cmp.Or(interval, report.IntervalDay), qs)
+	if err != nil {
+		return err
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		Data report.Trend `json:"data"`
+	}{t})
+	return nil
 }

@@ -28,6 +28,7 @@ const (
 	deepPage          = "GET responses, 90% deep"
 	summaryAll        = "GET summary, all time"
 	summaryQuarter    = "GET summary, a quarter"
+	trendsYear        = "GET trends, a year of weeks"
 	summaryBurst      = "GET summary of the load survey, after its PUTs"
 	nextSurvey        = "POST next-survey (100 surveys with rules)"
 )
@@ -198,6 +199,9 @@ func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64)
 		// survey's count log holds changes not yet folded.
 		{summaryAll, baselineGET, svcSrvs, request("GET", svcAddr+summary, ""), nil},
 		{summaryQuarter, baselineGET, svcSrvs, request("GET", svcAddr+summary+"?timeRange=q2-2026", ""), nil},
+		// 53 weeks of the year the benchmark's history spans, from the counts kept on write.
+		{trendsYear, baselineGET, svcSrvs, request("GET", svcAddr+"/v1/protected/surveys/"+benchdata.SurveyID+
+			"/trends?interval=week&timeRange=custom_2025-11-01_2026-10-31", ""), nil},
 		{summaryBurst, baselineGET, svcSrvs, request("GET", svcAddr+"/v1/protected/surveys/"+loadSurvey+"/summary", ""), nil},
 	}
 }
