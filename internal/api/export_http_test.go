@@ -12,7 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -219,5 +221,49 @@ func TestExportHead(t *testing.T) {
 		headers: map[string]string{"Authorization": "Bearer " + e.skA}})
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/x-ndjson" || rec.Body.Len() != 0 {
 		t.Errorf("HEAD export: %d %q, %d bytes", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
+	}
+}
+
+// The CSV for people (header=titles): question titles as headers (the statement has none), a
+// multi-select's choices in one cell, a bug report in columns of its own with its screenshot
+// linked, each metadata key a column, and no cell over a spreadsheet's 32,767 characters.
+func TestExportForPeople(t *testing.T) {
+	e := setup(t)
+	long := strings.Repeat("é", 40000) // 40,000 UTF-16 code units, 80,000 bytes
+	shot := "data:image/png;base64,iVBORw0KGgo="
+	e.putResponse(e.survA.ID, "rpeople00000000000000001", "ann", `{"nps":9,"missing":["Speed","Docs"],"bug":{"title":"=boom","metadata":"/settings","description":"`+long+`","screenshotDataUrl":"`+shot+`"}}`)
+	e.clock.Advance(time.Minute)
+	put := e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/rpeople00000000000000002",
+		`{"respondent":"bob","data":{"favourite":"Reports"},"metadata":{"plan":"pro","page":"/home"},"finished":true}`)
+	wantStatus(t, put, 200, "")
+	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/responses/export?header=titles")
+	wantStatus(t, rec, 200, "")
+	rows, err := csv.NewReader(strings.NewReader(rec.Body.String())).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("%v: %d rows", err, len(rows))
+	}
+	head := []string{"Response", "Respondent", "Created", "Updated", "Finished",
+		"How likely are you to recommend us to a friend?", "How would you rate the new dashboard?", "Which feature do you use most?",
+		"What would make it better?", "Anything else you would like to tell us?",
+		"Tell us about the bug: title", "Tell us about the bug: description", "Tell us about the bug: page", "Tell us about the bug: screenshot",
+		"metadata.k", "metadata.page", "metadata.plan"}
+	if diff := cmp.Diff(head, rows[0]); diff != "" {
+		t.Fatalf("header (-want +got):\n%s", diff)
+	}
+	ann, bob := rows[1], rows[2]
+	if ann[0] != "rpeople00000000000000001" || ann[4] != "no" || ann[5] != "9" || ann[8] != "Speed; Docs" || ann[10] != "'=boom" || ann[12] != "/settings" {
+		t.Errorf("ann's row: %q", ann[:13])
+	}
+	if want := "/v1/protected/surveys/" + e.survA.ID + "/responses/rpeople00000000000000001"; ann[13] != want {
+		t.Errorf("the screenshot's cell %q, want the response's address %q", ann[13], want)
+	}
+	if units := len(utf16.Encode([]rune(ann[11]))); units > 32767 || !strings.HasPrefix(ann[11], "éé") || !strings.Contains(ann[11], "cut") {
+		t.Errorf("a 40,000-character description: %d UTF-16 units, ends %q", units, ann[11][len(ann[11])-60:])
+	}
+	if bob[4] != "yes" || bob[7] != "Reports" || bob[13] != "" || bob[15] != "/home" || bob[16] != "pro" || bob[14] != "" {
+		t.Errorf("bob's row: %q", bob)
+	}
+	for _, bad := range []string{"?header=titles&format=ndjson", "?header=names"} {
+		wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/responses/export"+bad), http.StatusBadRequest, "invalid_request")
 	}
 }

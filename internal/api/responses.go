@@ -201,16 +201,20 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 	if err != nil {
 		return err
 	}
-	format, err := report.ParseFormat(q)
+	o, err := report.ParseExport(q)
 	if err != nil {
 		return err
 	}
+	// The CSV for people links a response's screenshot to the response's address in the API
+	// (absolute under BaseURL), beside the export's own.
+	base := strings.TrimSuffix(h.requestPath(r), "/export")
+	o.Link = func(id string) string { return base + "/" + id }
 	var rq store.ResponseQuery
 	sv, err := h.filteredQuery(r, teamID, q, &rq)
 	if err != nil {
 		return err
 	}
-	return report.ServeExport(w, r, h.log, h.store, sv, format, rq, h.opts.MaxPageBytes)
+	return report.ServeExport(w, r, h.log, h.store, sv, o, rq, h.opts.MaxPageBytes)
 }
 
 // filteredQuery reads the list's filters (respondent, after, before) into rq and loads the

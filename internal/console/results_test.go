@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,7 +119,7 @@ func TestResultsDownloads(t *testing.T) {
 	e.putResponse(e.survA.ID, "rdownload00000000000002", "bob", `{"nps":9,"comments":"=cmd"}`)
 	e.clock.Advance(time.Minute)
 	get := e.resultsGetter()
-	links := regexp.MustCompile(`<a href="([^"]*)">Download (CSV|NDJSON)</a>`)
+	links := regexp.MustCompile(`<a href="([^"]*)">Download (for a spreadsheet \(CSV\)|CSV with question ids|NDJSON)</a>`)
 	for _, tc := range []struct {
 		query string
 		want  []string // the responses' ids, oldest first
@@ -129,7 +130,7 @@ func TestResultsDownloads(t *testing.T) {
 	} {
 		pagePath := "/surveys/" + e.survA.ID + tc.query
 		found := links.FindAllStringSubmatch(get(pagePath).Body.String(), -1)
-		if len(found) != 2 {
+		if len(found) != 3 {
 			t.Fatalf("%s: download links %q", pagePath, found)
 		}
 		for _, link := range found {
@@ -143,9 +144,9 @@ func TestResultsDownloads(t *testing.T) {
 				t.Fatalf("%s: %d %q %s", target, rec.Code, rec.Header().Get("Content-Disposition"), rec.Body)
 			}
 			var ids []string
-			if link[2] == "CSV" {
+			if link[2] != "NDJSON" {
 				rows, err := csv.NewReader(rec.Body).ReadAll()
-				if err != nil || len(rows) == 0 || rows[0][0] != "id" {
+				if err != nil || len(rows) == 0 || rows[0][0] != map[bool]string{true: "Response", false: "id"}[strings.Contains(link[2], "spreadsheet")] {
 					t.Fatalf("%s: CSV %v %v", target, rows, err)
 				}
 				for _, row := range rows[1:] {
@@ -379,5 +380,31 @@ func TestResultsAreObserved(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), `route="GET /surveys/{surveyId}"`) || strings.Contains(log.String(), e.survA.ID) {
 		t.Errorf("access log:\n%s", log.String())
+	}
+}
+
+// The spreadsheet download links a bug report's screenshot to the response's page, which shows
+// it, at the address the browser reached the pages at, under the app's own prefix.
+func TestSpreadsheetLinksScreenshots(t *testing.T) {
+	e := setup(t)
+	e.putResponse(e.survA.ID, "rshot000000000000000001", "ann",
+		`{"bug":{"title":"Broken","metadata":"/home","screenshotDataUrl":"data:image/png;base64,iVBORw0KGgo="}}`)
+	e.clock.Advance(time.Minute)
+	mounted := http.StripPrefix("/admin/feedback", console.NewResults(e.store, "a", console.Config{Now: e.clock.Now}))
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/admin/feedback/surveys/"+e.survA.ID+"/export?header=titles", nil)
+	r.Host = "localhost:8080"
+	mounted.ServeHTTP(rec, r)
+	rows, err := csv.NewReader(rec.Body).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%v: %q", err, rows)
+	}
+	i := slices.Index(rows[0], "Tell us about the bug: screenshot")
+	want := "http://localhost:8080/admin/feedback/surveys/" + e.survA.ID + "/responses/rshot000000000000000001"
+	if i < 0 || rows[1][i] != want {
+		t.Errorf("the screenshot's cell: %q in %q, want %q", rows[1], rows[0], want)
+	}
+	if page := e.resultsGetter()(strings.TrimPrefix(want, "http://localhost:8080/admin/feedback")); page.Code != 200 || !strings.Contains(page.Body.String(), "<img") {
+		t.Errorf("the response's page: %d, without the screenshot", page.Code)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/svc-feedback/svc/internal/problem"
@@ -142,15 +143,28 @@ func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
 		rs.fail(w, r, err)
 		return
 	}
-	format, err := report.ParseFormat(pr.q)
+	o, err := report.ParseExport(pr.q)
 	if err != nil {
 		rs.fail(w, r, err)
 		return
 	}
+	o.Link = func(id string) string { return responsePageURL(r, id) }
 	q := store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}
-	if err := report.ServeExport(w, r, rs.log, rs.store, pr.sv, format, q, rs.maxPageBytes); err != nil {
+	if err := report.ServeExport(w, r, rs.log, rs.store, pr.sv, o, q, rs.maxPageBytes); err != nil {
 		rs.fail(w, r, err)
 	}
+}
+
+// responsePageURL is the address of a response's page, which shows its screenshot, as the
+// browser that asked for the export reaches the pages: from the export's own address, whatever
+// prefix the app mounts the pages under.
+func responsePageURL(r *http.Request, id string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	path, _, _ := strings.Cut(r.RequestURI, "?")
+	return scheme + "://" + r.Host + strings.TrimSuffix(path, "/export") + "/responses/" + url.PathEscape(id)
 }
 
 // timeRanges are the ranges the results page offers, with their labels.

@@ -181,27 +181,60 @@ func safeCells(row []string) []string {
 	return row
 }
 
-// ParseFormat reads an export's format parameter: FormatCSV (the default) or FormatNDJSON;
-// another is an error that wraps store.ErrInvalid.
-func ParseFormat(q url.Values) (string, error) {
+// ExportOptions say what an export writes.
+type ExportOptions struct {
+	// Format is FormatCSV or FormatNDJSON.
+	Format string
+	// Titles makes the CSV for people (header=titles): see people.go.
+	Titles bool
+	// Link gives the address at which a response, and its screenshot, are seen; it is given
+	// in the CSV for people instead of the screenshot.
+	Link func(responseID string) string
+}
+
+// ParseExport reads an export's format (FormatCSV, the default, or FormatNDJSON) and header
+// (ids, the default, or titles, for a CSV) parameters; another value is an error that wraps
+// store.ErrInvalid.
+func ParseExport(q url.Values) (ExportOptions, error) {
 	format, err := wire.Query(q, "format")
 	if err != nil {
-		return "", err
+		return ExportOptions{}, err
 	}
+	header, err := wire.Query(q, "header")
+	if err != nil {
+		return ExportOptions{}, err
+	}
+	var o ExportOptions
 	switch format {
-	case "":
-		return FormatCSV, nil
-	case FormatCSV, FormatNDJSON:
-		return format, nil
+	case "", FormatCSV:
+		o.Format = FormatCSV
+	case FormatNDJSON:
+		o.Format = FormatNDJSON
+	default:
+		return ExportOptions{}, store.Invalidf(`format is "csv" (the default) or "ndjson"`)
 	}
-	return "", store.Invalidf(`format is "csv" (the default) or "ndjson"`)
+	switch {
+	case header == "titles" && o.Format == FormatCSV:
+		o.Titles = true
+	case header != "" && header != "ids":
+		return ExportOptions{}, store.Invalidf(`header is "ids" (the default) or, for a CSV, "titles"`)
+	}
+	return o, nil
 }
 
 // ServeExport serves an export of sv's responses that q finds as a download in format, as the
 // JSON API and the results pages both do: an error before the reply starts is returned for the
 // caller to answer; once started, a failing client ends it quietly (logged), and a failing store
 // drops the connection, so the client cannot take a cut export for whole.
-func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s store.Store, sv store.Survey, format string, q store.ResponseQuery, maxPageBytes int) error {
+func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s store.Store, sv store.Survey, o ExportOptions, q store.ResponseQuery, maxPageBytes int) error {
+	format := o.Format
+	var metaKeys []string
+	if o.Titles {
+		var err error
+		if metaKeys, err = MetadataKeys(r.Context(), s, sv, q, maxPageBytes); err != nil {
+			return err
+		}
+	}
 	started := false
 	err := Export(r.Context(), s, sv, q, maxPageBytes, func() Writer {
 		started = true
@@ -217,6 +250,9 @@ func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s sto
 		w.WriteHeader(http.StatusOK)
 		if r.Method == http.MethodHead {
 			return nil // the headers say what a GET would stream; no need to read it all
+		}
+		if o.Titles {
+			return newPeopleWriter(w, sv.Definition, metaKeys, o.Link)
 		}
 		return NewWriter(w, format, sv.Definition)
 	})
