@@ -81,10 +81,23 @@ func (h *Handler) handleResponsesList(w http.ResponseWriter, r *http.Request, te
 		return err
 	}
 	rq := store.ResponseQuery{Limit: limit, Cursor: cursor, MaxBytes: h.opts.MaxPageBytes}
-	if _, err := h.filteredQuery(r, teamID, q, &rq); err != nil {
+	sv, err := h.filteredQuery(r, teamID, q, &rq)
+	if err != nil {
 		return err
 	}
-	responses, next, err := h.store.Responses(r.Context(), rq)
+	f, err := report.ParseFilter(q, sv.Definition)
+	if err != nil {
+		return err
+	}
+	var (
+		responses []store.Response
+		next      *store.Cursor
+	)
+	if f.Empty() {
+		responses, next, err = h.store.Responses(r.Context(), rq)
+	} else {
+		responses, next, err = report.FilteredResponses(r.Context(), h.store, rq, f)
+	}
 	if err != nil {
 		return err
 	}
@@ -212,6 +225,9 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 	var rq store.ResponseQuery
 	sv, err := h.filteredQuery(r, teamID, q, &rq)
 	if err != nil {
+		return err
+	}
+	if o.Filter, err = report.ParseFilter(q, sv.Definition); err != nil {
 		return err
 	}
 	return report.ServeExport(w, r, h.log, h.store, sv, o, rq, h.opts.MaxPageBytes)

@@ -61,7 +61,7 @@ func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
 // a store that fails at once is an error its caller can still answer; it returns nil to write
 // nothing (the reply to a HEAD request). A store failing after that returns an error wrapping
 // ErrCut; the writer failing (the client gone) returns the writer's error.
-func Export(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, maxPageBytes int, start func() Writer) error {
+func Export(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, f Filter, maxPageBytes int, start func() Writer) error {
 	q.SurveyID, q.Limit, q.Oldest, q.MaxBytes = sv.ID, exportPage, true, maxPageBytes
 	page, next, err := s.Responses(ctx, q)
 	if err != nil {
@@ -73,6 +73,9 @@ func Export(ctx context.Context, s store.Store, sv store.Survey, q store.Respons
 	}
 	for {
 		for _, resp := range page {
+			if !f.Match(resp) {
+				continue
+			}
 			if err := out.Write(resp); err != nil {
 				return err
 			}
@@ -190,6 +193,8 @@ type ExportOptions struct {
 	// Link gives the address at which a response, and its screenshot, are seen; it is given
 	// in the CSV for people instead of the screenshot.
 	Link func(responseID string) string
+	// Filter picks the responses exported.
+	Filter Filter
 }
 
 // ParseExport reads an export's format (FormatCSV, the default, or FormatNDJSON) and header
@@ -231,12 +236,12 @@ func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s sto
 	var metaKeys []string
 	if o.Titles {
 		var err error
-		if metaKeys, err = MetadataKeys(r.Context(), s, sv, q, maxPageBytes); err != nil {
+		if metaKeys, err = MetadataKeys(r.Context(), s, sv, q, o.Filter, maxPageBytes); err != nil {
 			return err
 		}
 	}
 	started := false
-	err := Export(r.Context(), s, sv, q, maxPageBytes, func() Writer {
+	err := Export(r.Context(), s, sv, q, o.Filter, maxPageBytes, func() Writer {
 		started = true
 		hd := w.Header()
 		hd.Set("Cache-Control", "no-store")

@@ -37,9 +37,9 @@ type peopleColumn struct {
 }
 
 // MetadataKeys reads every response q finds in sv, a page at a time, for the metadata keys they
-// use, sorted: the CSV for people gives each its column. It keeps maxMetadataColumns of them at
+// use (of those f picks), sorted: the CSV for people gives each its column. It keeps maxMetadataColumns of them at
 // most (the first in sort order).
-func MetadataKeys(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, maxPageBytes int) ([]string, error) {
+func MetadataKeys(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, f Filter, maxPageBytes int) ([]string, error) {
 	q.SurveyID, q.Limit, q.Oldest, q.MaxBytes = sv.ID, exportPage, true, maxPageBytes
 	seen := map[string]bool{}
 	for {
@@ -49,7 +49,7 @@ func MetadataKeys(ctx context.Context, s store.Store, sv store.Survey, q store.R
 		}
 		for _, r := range page {
 			var meta map[string]string
-			if len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &meta) == nil {
+			if f.Match(r) && len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &meta) == nil {
 				for k := range meta {
 					seen[k] = true
 				}

@@ -1,0 +1,236 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/svc-feedback/svc/internal/wire"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// Filter picks responses by what they hold (extensions.md section 9), with one meaning wherever
+// it is given. The zero Filter picks every response.
+type Filter struct {
+	answers  map[string]answerFilter
+	metadata map[string][]string // any of the values
+	finished *bool
+}
+
+// answerFilter is a question's condition: any of values, and within min and max for a rating.
+type answerFilter struct {
+	typ      string
+	values   []string
+	min, max *float64
+}
+
+// Bounds of a filter, so that a request cannot make each response's test arbitrarily dear.
+const (
+	maxFilterTerms = 50
+	maxFilterValue = 1000
+)
+
+// ParseFilter reads a request's filters for survey def: answer.{questionId}=value (repeated:
+// any of them; a rating's score, a choice's option value or free text, a word an open-ended
+// answer contains, in any case), answer.{questionId}.min and .max for a rating,
+// metadata.{key}=value (repeated: any), finished=true|false. A filter of a question the survey
+// does not have, or that cannot be filtered so, is an error wrapping store.ErrInvalid.
+func ParseFilter(q url.Values, def survey.Definition) (Filter, error) {
+	var f Filter
+	terms := 0
+	for key, values := range q {
+		switch {
+		case key == "finished":
+			v, err := wire.Query(q, key)
+			if err != nil {
+				return Filter{}, err
+			}
+			b, err := strconv.ParseBool(v)
+			if err != nil || (v != "true" && v != "false") {
+				return Filter{}, store.Invalidf("finished is true or false")
+			}
+			f.finished = &b
+		case key == "language":
+			return Filter{}, store.Invalidf("language filters come with translated surveys, which this version of svc does not have yet")
+		case strings.HasPrefix(key, "metadata."):
+			name := strings.TrimPrefix(key, "metadata.")
+			if name == "" || utf8.RuneCountInString(name) > maxFilterValue {
+				return Filter{}, store.Invalidf("a metadata filter names its key: metadata.{key}=value")
+			}
+			if f.metadata == nil {
+				f.metadata = map[string][]string{}
+			}
+			f.metadata[name] = values
+		case strings.HasPrefix(key, "answer."):
+			if err := f.addAnswer(def, strings.TrimPrefix(key, "answer."), values); err != nil {
+				return Filter{}, err
+			}
+		default:
+			continue
+		}
+		terms += len(values)
+		for _, v := range values {
+			if utf8.RuneCountInString(v) > maxFilterValue {
+				return Filter{}, store.Invalidf("a filter's value is at most %d characters", maxFilterValue)
+			}
+		}
+	}
+	if terms > maxFilterTerms {
+		return Filter{}, store.Invalidf("at most %d filter values", maxFilterTerms)
+	}
+	return f, nil
+}
+
+// addAnswer adds answer.{name}: a question's values, or a rating's .min or .max.
+func (f *Filter) addAnswer(def survey.Definition, name string, values []string) error {
+	find := func(id string) *survey.Question {
+		i := slices.IndexFunc(def.Questions, func(q survey.Question) bool { return q.ID == id })
+		if i < 0 {
+			return nil
+		}
+		return &def.Questions[i]
+	}
+	q, bound := find(name), ""
+	if q == nil {
+		for _, b := range []string{".min", ".max"} {
+			if id, ok := strings.CutSuffix(name, b); ok {
+				q, bound = find(id), b
+			}
+		}
+	}
+	if q == nil {
+		return store.Invalidf("answer.%s: the survey has no such question", wire.Truncate(name))
+	}
+	if f.answers == nil {
+		f.answers = map[string]answerFilter{}
+	}
+	af := f.answers[q.ID]
+	af.typ = q.Type()
+	switch {
+	case af.typ == survey.TypeStatement || af.typ == survey.TypeBugReport:
+		return store.Invalidf("answer.%s: a %s question's answers are not filtered", q.ID, af.typ)
+	case bound != "" && af.typ != survey.TypeRating:
+		return store.Invalidf("answer.%s%s: only a rating has a range", q.ID, bound)
+	case bound != "":
+		if len(values) != 1 {
+			return store.Invalidf("answer.%s%s is given once", q.ID, bound)
+		}
+		n, err := strconv.ParseFloat(values[0], 64)
+		if err != nil {
+			return store.Invalidf("answer.%s%s must be a number", q.ID, bound)
+		}
+		if bound == ".min" {
+			af.min = &n
+		} else {
+			af.max = &n
+		}
+	default:
+		for _, v := range values {
+			if _, err := strconv.ParseFloat(v, 64); af.typ == survey.TypeRating && err != nil {
+				return store.Invalidf("answer.%s: a rating's value is a score", q.ID)
+			}
+		}
+		af.values = append(af.values, values...)
+	}
+	f.answers[q.ID] = af
+	return nil
+}
+
+// Empty reports whether the filter picks every response.
+func (f Filter) Empty() bool { return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil }
+
+// Match reports whether the response passes every condition of the filter.
+func (f Filter) Match(r store.Response) bool {
+	if f.finished != nil && r.Finished != *f.finished {
+		return false
+	}
+	if len(f.metadata) > 0 {
+		var meta map[string]string
+		_ = json.Unmarshal(r.Metadata, &meta)
+		for k, vs := range f.metadata {
+			if v, ok := meta[k]; !ok || !slices.Contains(vs, v) {
+				return false
+			}
+		}
+	}
+	if len(f.answers) == 0 {
+		return true
+	}
+	var answers map[string]json.RawMessage
+	_ = json.Unmarshal(r.Data, &answers)
+	for id, af := range f.answers {
+		if !af.match(answers[id]) {
+			return false
+		}
+	}
+	return true
+}
+
+// match reports whether an answer (raw JSON; empty for none) passes the condition.
+func (af answerFilter) match(raw json.RawMessage) bool {
+	if len(raw) == 0 || string(raw) == "null" {
+		return false
+	}
+	if af.typ == survey.TypeRating {
+		var n float64
+		if json.Unmarshal(raw, &n) != nil || (af.min != nil && n < *af.min) || (af.max != nil && n > *af.max) {
+			return false
+		}
+		return len(af.values) == 0 || slices.ContainsFunc(af.values, func(v string) bool {
+			x, _ := strconv.ParseFloat(v, 64)
+			return x == n
+		})
+	}
+	var text string
+	var list []string
+	switch {
+	case json.Unmarshal(raw, &text) == nil:
+		list = []string{text}
+	case json.Unmarshal(raw, &list) != nil:
+		return false
+	}
+	return slices.ContainsFunc(af.values, func(v string) bool {
+		if af.typ == survey.TypeOpenEnded {
+			return strings.Contains(strings.ToLower(text), strings.ToLower(v))
+		}
+		return slices.Contains(list, v)
+	})
+}
+
+// FilteredResponses reads a page of the responses q finds that f picks: up to q.Limit of them,
+// and, when q.MaxBytes is set, no more answers than that once it has one, reading the store's
+// pages until it has them or none is left, one store page in memory at a time beside its own.
+func FilteredResponses(ctx context.Context, s store.Store, q store.ResponseQuery, f Filter) ([]store.Response, *store.Cursor, error) {
+	var (
+		out  []store.Response
+		size int
+	)
+	for {
+		page, next, err := s.Responses(ctx, q)
+		if err != nil {
+			return nil, nil, fmt.Errorf("filtered responses: %w", err)
+		}
+		for _, r := range page {
+			if !f.Match(r) {
+				continue
+			}
+			full := len(out) == q.Limit || (q.MaxBytes > 0 && len(out) > 0 && size+len(r.Data)+len(r.Metadata) > q.MaxBytes)
+			if full { // one more match: the page ends at the one before it
+				last := out[len(out)-1]
+				return out, &store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}, nil
+			}
+			out = append(out, r)
+			size += len(r.Data) + len(r.Metadata)
+		}
+		if next == nil {
+			return out, nil, nil
+		}
+		q.Cursor = next
+	}
+}
