@@ -107,6 +107,70 @@ func TestResponseFilters(t *testing.T) {
 			t.Errorf("export %s (-want +got):\n%s", tc.query, diff)
 		}
 	}
+	// The summary, stats and trends take the same filters, counted from the responses picked.
+	exports := newestFirst(func(g gen) bool { return g.favourite == "Exports" })
+	var finished int
+	for _, g := range all {
+		if g.favourite == "Exports" && g.finished {
+			finished++
+		}
+	}
+	var summary struct {
+		Data struct {
+			Current struct {
+				Funnel    struct{ Started, Finished int }
+				Questions []struct {
+					QuestionID string
+					Answered   int
+					Options    []struct {
+						Value string
+						Count int
+					}
+				}
+			}
+		}
+	}
+	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary?answer.favourite=Exports")
+	wantStatus(t, rec, 200, "")
+	if err := json.Unmarshal(rec.Body.Bytes(), &summary); err != nil {
+		t.Fatal(err)
+	}
+	cur := summary.Data.Current
+	if cur.Funnel.Started != len(exports) || cur.Funnel.Finished != finished || cur.Questions[0].Answered != len(exports) ||
+		fmt.Sprint(cur.Questions[2].Options) != "[{Reports 0} {Alerts 0} {Exports 10}]" {
+		t.Errorf("summary of Exports' responses: %+v; want %d started, %d finished", cur, len(exports), finished)
+	}
+	var got struct {
+		Data struct{ TotalResponses, UniqueResponders, FinishedResponses int }
+	}
+	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/stats?answer.favourite=Exports")
+	wantStatus(t, rec, 200, "")
+	stats := &got.Data
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || stats.TotalResponses != len(exports) ||
+		stats.UniqueResponders != len(exports) || stats.FinishedResponses != finished {
+		t.Errorf("stats of Exports' responses: %+v, %v", stats, err)
+	}
+	var trend struct {
+		Data struct {
+			Buckets []struct {
+				Responses int
+				Questions []struct{ Answered int }
+			}
+		}
+	}
+	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/trends?answer.nps.min=9&questionIds=nps")
+	wantStatus(t, rec, 200, "")
+	if err := json.Unmarshal(rec.Body.Bytes(), &trend); err != nil {
+		t.Fatal(err)
+	}
+	responses, answered := 0, 0
+	for _, b := range trend.Data.Buckets {
+		responses, answered = responses+b.Responses, answered+b.Questions[0].Answered
+	}
+	if want := len(newestFirst(func(g gen) bool { return g.nps >= 9 })); responses != want || answered != want {
+		t.Errorf("trend of scores of 9 and 10: %d responses, %d answered; want %d", responses, answered, want)
+	}
+
 	for _, bad := range []string{"answer.nope=1", "answer.favourite.min=1", "answer.nps=high", "answer.bug=x", "answer.thanks=x",
 		"language=de", "finished=maybe", "answer.nps.min=1&answer.nps.min=2", "answer.comments=" + strings.Repeat("x", 1001)} {
 		wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/responses?"+bad), http.StatusBadRequest, "invalid_request")

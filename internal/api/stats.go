@@ -27,20 +27,21 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 		return err
 	}
 	var st store.Stats
-	if tr != "" && tr != "all-time" {
-		// A range other than the lifetime: counted in it, unique respondents included.
-		sv, _, cur, _, err := h.rangeOf(r, teamID, q)
-		if err != nil {
-			return err
-		}
-		if st, err = h.store.RangeStats(r.Context(), sv.ID, cur.Start, cur.End); err != nil {
+	sv, _, cur, _, err := h.rangeOf(r, teamID, q)
+	if err != nil {
+		return err
+	}
+	f, err := report.ParseFilter(q, sv.Definition)
+	if err != nil {
+		return err
+	}
+	if (tr != "" && tr != "all-time") || !f.Empty() {
+		// A range other than the lifetime, or a filter: counted in it, unique respondents
+		// included.
+		if st, err = report.Filtered(h.store, sv, f, h.opts.MaxPageBytes).RangeStats(r.Context(), sv.ID, cur.Start, cur.End); err != nil {
 			return err
 		}
 	} else {
-		sv, err := h.surveyFor(r, teamID, notDeleted)
-		if err != nil {
-			return err
-		}
 		if st, err = h.store.Stats(r.Context(), sv.ID); err != nil {
 			return err
 		}
@@ -165,15 +166,20 @@ func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
+	f, err := report.ParseFilter(q, sv.Definition)
+	if err != nil {
+		return err
+	}
+	st := report.Filtered(h.store, sv, f, h.opts.MaxPageBytes)
 	return writePeriods(h, w, tr, cur, prev, func(p report.Period) (report.SummaryPeriod, error) {
-		return report.Summary(r.Context(), h.store, sv, p, h.opts.MaxPageBytes)
+		return report.Summary(r.Context(), st, sv, p, h.opts.MaxPageBytes)
 	})
 }
 
 // handleTrendsGet serves "GET /v1/protected/surveys/{surveyId}/trends" (extensions.md section
 // 9): the survey's views, responses, finished responses and rating questions' scores bucket by
 // bucket (interval day, the default, week or month) over a timeRange, from the counts the
-// store keeps on write. questionIds (comma-separated) picks the rating questions; all of them
+// store keeps on write. questionIds (repeated or comma-separated) picks the rating questions; all of them
 // by default.
 func (h *Handler) handleTrendsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q, err := queryValues(r)
@@ -184,23 +190,20 @@ func (h *Handler) handleTrendsGet(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	ids, err := wire.Query(q, "questionIds")
-	if err != nil {
-		return err
-	}
 	sv, _, cur, _, err := h.rangeOf(r, teamID, q)
 	if err != nil {
 		return err
 	}
-	var names []string
-	if ids != "" {
-		names = strings.Split(ids, ",")
-	}
-	qs, err := report.TrendQuestions(sv, names)
+	qs, err := report.TrendQuestions(sv, parseQuestionIDs(q["questionIds"]))
 	if err != nil {
 		return err
 	}
-	t, err := report.Trends(r.Context(), h.store, sv, cur, cmp.Or(interval, report.IntervalDay), qs)
+	f, err := report.ParseFilter(q, sv.Definition)
+	if err != nil {
+		return err
+	}
+	st := report.Filtered(h.store, sv, f, h.opts.MaxPageBytes)
+	t, err := report.Trends(r.Context(), st, sv, cur, cmp.Or(interval, report.IntervalDay), qs)
 	if err != nil {
 		return err
 	}

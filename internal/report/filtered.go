@@ -1,0 +1,141 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// filteredStore is a store whose counts, texts and stats are those of the responses a filter
+// picks, worked out from the responses themselves as the writes work them out
+// (store.ResponseCounts), one page in memory at a time; the rest is the store's. Summary,
+// Trends and the stats take it in place of the store, so that a filter has one meaning
+// everywhere. Views and dismissals are the survey's, unfiltered: a view has no answers to
+// filter by.
+type filteredStore struct {
+	store.Store
+	def          *survey.Definition
+	f            Filter
+	maxPageBytes int
+}
+
+// Filtered returns s for reads of sv through f: s itself when f is empty.
+func Filtered(s store.Store, sv store.Survey, f Filter, maxPageBytes int) store.Store {
+	if f.Empty() {
+		return s
+	}
+	return &filteredStore{Store: s, def: &sv.Definition, f: f, maxPageBytes: maxPageBytes}
+}
+
+// each calls fn with every response of the survey created in [from, to) that the filter picks.
+func (fs *filteredStore) each(ctx context.Context, surveyID string, from, to time.Time, fn func(r store.Response) error) error {
+	q := store.ResponseQuery{SurveyID: surveyID, After: from, Before: to.Add(-time.Nanosecond), Oldest: true, Limit: exportPage, MaxBytes: fs.maxPageBytes}
+	for {
+		page, next, err := fs.Store.Responses(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, r := range page {
+			if !fs.f.Match(r) {
+				continue
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		q.Cursor = next
+	}
+}
+
+// answers decodes a stored response's answers.
+func answers(r store.Response) (survey.Answers, error) {
+	var a survey.Answers
+	if err := json.Unmarshal(r.Data, &a); err != nil {
+		return nil, fmt.Errorf("response %s: stored answers: %w", r.ID, err)
+	}
+	return a, nil
+}
+
+// maxFilteredRespondents bounds the set of respondents filtered stats keep to count each once.
+const maxFilteredRespondents = 100_000
+
+// Counts implements store.Store: the counts of the responses picked, and the events' from the
+// store.
+func (fs *filteredStore) Counts(ctx context.Context, surveyID string, keys []string, from, to time.Time) (map[string]map[int]int64, error) {
+	out := map[string]map[int]int64{}
+	if slices.Contains(keys, store.EventsKey) {
+		events, err := fs.Store.Counts(ctx, surveyID, []string{store.EventsKey}, from, to)
+		if err != nil {
+			return nil, err
+		}
+		out[store.EventsKey] = events[store.EventsKey]
+	}
+	err := fs.each(ctx, surveyID, from, to, func(r store.Response) error {
+		a, err := answers(r)
+		if err != nil {
+			return err
+		}
+		for _, c := range store.ResponseCounts(fs.def, a, r.Finished) {
+			if !slices.Contains(keys, c.Key) {
+				continue
+			}
+			if out[c.Key] == nil {
+				out[c.Key] = map[int]int64{}
+			}
+			out[c.Key][c.N]++
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ResponseTexts implements store.TextReader over the responses picked.
+func (fs *filteredStore) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
+	page, next, err := FilteredResponses(ctx, fs.Store, q, fs.f)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]store.ResponseTexts, 0, len(page))
+	for _, r := range page {
+		a, err := answers(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, store.ResponseTexts{ID: r.ID, CreatedAt: r.CreatedAt, Texts: store.SummaryTexts(a)})
+	}
+	return out, next, nil
+}
+
+// RangeStats implements store.Store: the responses picked in the range, and the events'
+// counts from the store.
+func (fs *filteredStore) RangeStats(ctx context.Context, surveyID string, from, to time.Time) (store.Stats, error) {
+	st, err := fs.Store.RangeStats(ctx, surveyID, from, to)
+	if err != nil {
+		return store.Stats{}, err
+	}
+	st.TotalResponses, st.UniqueResponders, st.FinishedResponses = 0, 0, 0
+	respondents := map[string]bool{}
+	err = fs.each(ctx, surveyID, from, to, func(r store.Response) error {
+		st.TotalResponses++
+		if r.Finished {
+			st.FinishedResponses++
+		}
+		if !respondents[r.Respondent] {
+			if len(respondents) == maxFilteredRespondents {
+				return store.Invalidf("the filter picks responses of more than %d people in the range, too many to count each once: narrow the range", maxFilteredRespondents)
+			}
+			respondents[r.Respondent] = true
+			st.UniqueResponders++
+		}
+		return nil
+	})
+	return st, err
+}
