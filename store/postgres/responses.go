@@ -176,11 +176,12 @@ func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
 	if q.Respondent != "" {
 		sql += ` AND respondent = ` + arg(q.Respondent)
 	}
-	if !q.After.IsZero() {
-		sql += ` AND created_at >= ` + arg(sqlrow.MS(q.After))
+	after, before := sqlrow.TimeBounds(q)
+	if !after.IsZero() {
+		sql += ` AND created_at >= ` + arg(sqlrow.MS(after))
 	}
-	if !q.Before.IsZero() {
-		sql += ` AND created_at <= ` + arg(sqlrow.MS(q.Before))
+	if !before.IsZero() {
+		sql += ` AND created_at <= ` + arg(sqlrow.MS(before))
 	}
 	cmp, order := "<", "DESC"
 	if q.Oldest {

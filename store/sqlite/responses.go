@@ -285,13 +285,14 @@ func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
 		sqlq += ` AND respondent = +?`
 		args = append(args, q.Respondent)
 	}
-	if !q.After.IsZero() {
+	after, before := sqlrow.TimeBounds(q)
+	if !after.IsZero() {
 		sqlq += ` AND created_at >= ?`
-		args = append(args, sqlrow.MS(q.After))
+		args = append(args, sqlrow.MS(after))
 	}
-	if !q.Before.IsZero() {
+	if !before.IsZero() {
 		sqlq += ` AND created_at <= ?`
-		args = append(args, sqlrow.MS(q.Before))
+		args = append(args, sqlrow.MS(before))
 	}
 	cmp, order := "<", "DESC"
 	if q.Oldest {

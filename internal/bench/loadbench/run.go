@@ -29,6 +29,7 @@ const (
 	summaryAll        = "GET summary, all time"
 	summaryQuarter    = "GET summary, a quarter"
 	trendsYear        = "GET trends, a year of weeks"
+	summaryFiltered   = "GET summary, 30 days, filtered"
 	summaryBurst      = "GET summary of the load survey, after its PUTs"
 	nextSurvey        = "POST next-survey (100 surveys with rules)"
 )
@@ -199,6 +200,8 @@ func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64)
 		// survey's count log holds changes not yet folded.
 		{summaryAll, baselineGET, svcSrvs, request("GET", svcAddr+summary, ""), nil},
 		{summaryQuarter, baselineGET, svcSrvs, request("GET", svcAddr+summary+"?timeRange=q2-2026", ""), nil},
+		// A filter reads the range's responses: 30 days of the year is about 8% of the history.
+		{summaryFiltered, baselineGET, svcSrvs, request("GET", svcAddr+summary+"?timeRange=custom_2026-06-01_2026-06-30&answer.nps.min=9", ""), nil},
 		// 53 weeks of the year the benchmark's history spans, from the counts kept on write.
 		{trendsYear, baselineGET, svcSrvs, request("GET", svcAddr+"/v1/protected/surveys/"+benchdata.SurveyID+
 			"/trends?interval=week&timeRange=custom_2025-11-01_2026-10-31", ""), nil},

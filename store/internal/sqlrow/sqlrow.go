@@ -352,3 +352,22 @@ func ScanSurveyRules(row Scanner) (store.SurveyRules, error) {
 	}
 	return r, nil
 }
+
+// TimeBounds returns the creation-time bounds a page query of q writes (zero for none): q's,
+// less the one its cursor makes redundant. Past the first page the cursor bounds the side the
+// page moves towards, and more tightly; given both, SQLite's planner seeks to the time bound and
+// reads every row up to the cursor, which made each page of a ranged export read the range
+// from its start, and the whole export quadratic.
+func TimeBounds(q store.ResponseQuery) (after, before time.Time) {
+	after, before = q.After, q.Before
+	if q.Cursor == nil {
+		return after, before
+	}
+	if q.Oldest && !q.Cursor.CreatedAt.Before(after) {
+		after = time.Time{}
+	}
+	if !q.Oldest && (before.IsZero() || !q.Cursor.CreatedAt.After(before)) {
+		before = time.Time{}
+	}
+	return after, before
+}
