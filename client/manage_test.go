@@ -190,6 +190,44 @@ func TestGetSummary(t *testing.T) {
 	if tr.Interval != "day" || len(tr.Buckets) < 7 || len(tr.Buckets) > 8 || sum.Responses != 3 || sum.Finished != 1 || sum.Views != 1 {
 		t.Errorf("trend of the last 7 days: %+v", tr)
 	}
+	// One filter on every read: the promoters' responses (scores of 9 and 10).
+	promoters := &client.Filter{Min: map[string]float64{"nps": 9}}
+	page, err := c.ListResponses(ctx, e.survey.ID, &client.ResponseListOptions{Filter: promoters})
+	if err != nil || len(page.Data) != 2 {
+		t.Errorf("promoters' responses: %+v, %v", page, err)
+	}
+	fs, err := c.GetSummary(ctx, e.survey.ID, &client.RangeOptions{Filter: promoters})
+	if err != nil || fs.Current.Funnel.Started != 2 || fs.Current.Questions[0].Answered != 2 || *fs.Current.Questions[0].NPS != 100 {
+		t.Errorf("promoters' summary: %+v, %v", fs, err)
+	}
+	yes := true
+	fst, err := c.GetStats(ctx, e.survey.ID, &client.RangeOptions{Filter: &client.Filter{Finished: &yes}})
+	if err != nil || fst.TotalResponses != 1 || fst.FinishedResponses != 1 {
+		t.Errorf("finished responses' stats: %+v, %v", fst, err)
+	}
+	ftr, err := c.Trends(ctx, e.survey.ID, &client.TrendOptions{Filter: &client.Filter{Answers: map[string][]string{"nps": {"2"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var twos int64
+	for _, b := range ftr.Buckets {
+		twos += b.Responses
+	}
+	if twos != 1 {
+		t.Errorf("trend of the score 2: %d responses in %+v", twos, ftr)
+	}
+	body, err := c.ExportResponses(ctx, e.survey.ID, &client.ExportOptions{Filter: promoters, Titles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvText, _ := io.ReadAll(body)
+	body.Close()
+	if lines := strings.Split(strings.TrimSpace(string(csvText)), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "Response,Respondent,") {
+		t.Errorf("promoters' CSV for people:\n%s", csvText)
+	}
+	if _, err := c.ListResponses(ctx, e.survey.ID, &client.ResponseListOptions{Filter: &client.Filter{Answers: map[string][]string{"nope": {"1"}}}}); !client.IsInvalid(err) {
+		t.Errorf("a filter of no question: %v", err)
+	}
 	if _, err := c.Trends(ctx, e.survey.ID, &client.TrendOptions{Interval: "hour"}); !client.IsInvalid(err) {
 		t.Errorf("a bad interval: %v", err)
 	}

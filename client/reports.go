@@ -44,13 +44,17 @@ func rangeQuery(tr TimeRange) url.Values {
 // RangeOptions choose the time range of a report; nil means all time.
 type RangeOptions struct {
 	TimeRange TimeRange
+	// Filter, on the summary and stats, counts only the responses it picks (views stay the
+	// survey's).
+	Filter *Filter
 }
 
-func (o *RangeOptions) timeRange() TimeRange {
+// query is the options' query parameters.
+func (o *RangeOptions) query() url.Values {
 	if o == nil {
-		return ""
+		return url.Values{}
 	}
-	return o.TimeRange
+	return o.Filter.addTo(rangeQuery(o.TimeRange))
 }
 
 // Stats are a survey's lifetime engagement counts.
@@ -71,7 +75,7 @@ func (c *Client) GetStats(ctx context.Context, surveyID string, opts *RangeOptio
 	var out struct {
 		Data Stats `json:"data"`
 	}
-	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/stats", surveyID), rangeQuery(opts.timeRange()), nil, &out, true); err != nil {
+	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/stats", surveyID), opts.query(), nil, &out, true); err != nil {
 		return nil, err
 	}
 	return &out.Data, nil
@@ -202,7 +206,7 @@ func (c *Client) GetSummary(ctx context.Context, surveyID string, opts *RangeOpt
 	var out struct {
 		Data Summary `json:"data"`
 	}
-	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/summary", surveyID), rangeQuery(opts.timeRange()), nil, &out, true); err != nil {
+	if err := c.t.do(ctx, "GET", pathf("/v1/protected/surveys/%s/summary", surveyID), opts.query(), nil, &out, true); err != nil {
 		return nil, err
 	}
 	return &out.Data, nil

@@ -57,6 +57,8 @@ type ResponseListOptions struct {
 	// After and Before bound createdAt, inclusive; zero values do not filter.
 	After  time.Time
 	Before time.Time
+	// Filter picks responses by their answers, metadata and state.
+	Filter *Filter
 }
 
 func (o *ResponseListOptions) values() url.Values {
@@ -70,6 +72,7 @@ func (o *ResponseListOptions) values() url.Values {
 	if !o.After.IsZero() {
 		q.Set("after", o.After.UTC().Format(time.RFC3339Nano))
 	}
+	o.Filter.addTo(q)
 	if !o.Before.IsZero() {
 		q.Set("before", o.Before.UTC().Format(time.RFC3339Nano))
 	}
@@ -118,6 +121,11 @@ type ExportOptions struct {
 	Respondent string
 	// After and Before bound createdAt, inclusive; zero values do not filter.
 	After, Before time.Time
+	// Filter picks responses by their answers, metadata and state.
+	Filter *Filter
+	// Titles makes a CSV for people: question titles as headers, choices in one cell, bug
+	// reports in columns with their screenshots linked, metadata keys as columns.
+	Titles bool
 }
 
 // ExportResponses streams every response of a survey that the options match, oldest first. The
@@ -125,9 +133,12 @@ type ExportOptions struct {
 func (c *Client) ExportResponses(ctx context.Context, surveyID string, opts *ExportOptions) (io.ReadCloser, error) {
 	q := url.Values{}
 	if opts != nil {
-		q = (&ResponseListOptions{Respondent: opts.Respondent, After: opts.After, Before: opts.Before}).values()
+		q = (&ResponseListOptions{Respondent: opts.Respondent, After: opts.After, Before: opts.Before, Filter: opts.Filter}).values()
 		if opts.Format != "" {
 			q.Set("format", opts.Format)
+		}
+		if opts.Titles {
+			q.Set("header", "titles")
 		}
 	}
 	resp, err := c.t.send(ctx, call{method: "GET", path: pathf("/v1/protected/surveys/%s/responses/export", surveyID), q: q})

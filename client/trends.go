@@ -20,6 +20,8 @@ type TrendOptions struct {
 	TimeRange   TimeRange
 	Interval    string
 	QuestionIDs []string
+	// Filter counts only the responses it picks (views stay the survey's).
+	Filter *Filter
 }
 
 // Trend is a survey's results bucket by bucket over a time range.
@@ -56,7 +58,7 @@ func (c *Client) Trends(ctx context.Context, surveyID string, opts *TrendOptions
 	if opts == nil {
 		opts = &TrendOptions{}
 	}
-	q := rangeQuery(opts.TimeRange)
+	q := opts.Filter.addTo(rangeQuery(opts.TimeRange))
 	if opts.Interval != "" {
 		q.Set("interval", opts.Interval)
 	}
