@@ -40,6 +40,8 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 		return answerRows(def, data, answerTextMax)
 	},
 	"deref": func(v *float64) float64 { return *v },
+	// link is a survey page's link keeping its range and filter (see filterBar.link).
+	"link": func(fb filterBar, path, timeRange, extra string) string { return fb.link(path, timeRange, extra) },
 	// page is what the head of a page needs: its title and the stylesheet's path relative
 	// to it (pages sit at the root, one folder down, or, for a response, three).
 	"page": func(title, css string) struct{ Title, CSS string } { return struct{ Title, CSS string }{title, css} },

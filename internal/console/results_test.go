@@ -408,3 +408,48 @@ func TestSpreadsheetLinksScreenshots(t *testing.T) {
 		t.Errorf("the response's page: %d, without the screenshot", page.Code)
 	}
 }
+
+// The filter bar narrows everything the page counts (the summary, the trend, the latest
+// responses) and its downloads; its empty controls mean "any"; a bad filter is the page's 400.
+func TestResultsFilterBarAndTrend(t *testing.T) {
+	e := setup(t)
+	e.putResponse(e.survA.ID, "rfilterbar000000000001", "ann", `{"nps":10,"favourite":"Alerts"}`)
+	e.clock.Advance(24 * time.Hour)
+	e.putResponse(e.survA.ID, "rfilterbar000000000002", "bob", `{"nps":2,"favourite":"Reports"}`)
+	e.putResponse(e.survA.ID, "rfilterbar000000000003", "cat", `{"nps":9,"favourite":"Alerts"}`)
+	e.clock.Advance(time.Minute)
+	get := e.resultsGetter()
+	// As the form sends it: every control, the unused ones empty.
+	page := get("/surveys/" + e.survA.ID + "?timeRange=last-7-days&answer.favourite=Alerts&answer.missing=&answer.nps.min=&answer.nps.max=&answer.stars.min=&answer.stars.max=&finished=")
+	body := page.Body.String()
+	for _, want := range []string{
+		`role="search" aria-label="Filter responses"`, `<option selected>Alerts</option>`, `Clear filters`,
+		`<span class="label">Promoters (9–10)</span> <strong>2</strong>`, // ann and cat, not bob
+		`<span class="who">ann</span>`, `<span class="who">cat</span>`,
+		`Responses and “How likely are you to recommend us to a friend?” and “How would you rate the new dashboard?”, by day`,
+		`answer.favourite=Alerts`, // the downloads keep the filter
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("filtered page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, `<span class="who">bob</span>`) || page.Code != 200 {
+		t.Errorf("bob's response passed the filter: %d", page.Code)
+	}
+	// The trend: a row a day, each day's responses and NPS.
+	if n := strings.Count(body, `</svg> 1</td><td>NPS 100</td>`); n != 2 {
+		t.Errorf("the trend's rows: %d days of one promoter, want 2", n)
+	}
+	download := regexp.MustCompile(`<a href="([^"]*)">Download for a spreadsheet \(CSV\)</a>`).FindStringSubmatch(body)
+	if download == nil {
+		t.Fatal("no spreadsheet download")
+	}
+	ref, _ := url.Parse(html.UnescapeString(download[1]))
+	csvPage := get((&url.URL{Path: "/surveys/" + e.survA.ID}).ResolveReference(ref).String())
+	if rows, err := csv.NewReader(csvPage.Body).ReadAll(); err != nil || len(rows) != 3 {
+		t.Errorf("the filtered download: %d %v %q", csvPage.Code, err, rows)
+	}
+	if bad := get("/surveys/" + e.survA.ID + "?answer.nps=loud"); bad.Code != 400 {
+		t.Errorf("a bad filter: %d", bad.Code)
+	}
+}

@@ -35,6 +35,9 @@ type surveyPage struct {
 	// the page is not the newest.
 	Older string
 	Paged bool
+	// Trend is the range bucket by bucket; Filter the filter bar.
+	Trend  trendView
+	Filter filterBar
 }
 
 // latestPage is how many responses the results page lists at a time.
@@ -77,14 +80,25 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, sv, tr, cur, prev := pr.q, pr.sv, pr.tr, pr.cur, pr.prev
+	f, fq, err := pageFilter(q, sv)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	st := report.Filtered(rs.store, sv, f, rs.maxPageBytes)
 	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
-		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly)}
-	if p.Current, err = report.Summary(r.Context(), rs.store, sv, cur, rs.maxPageBytes); err != nil {
+		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly),
+		Filter: filterBarOf(sv.Definition, fq)}
+	if p.Current, err = report.Summary(r.Context(), st, sv, cur, rs.maxPageBytes); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	if p.Trend, err = rs.trend(r, st, sv, cur); err != nil {
 		rs.fail(w, r, err)
 		return
 	}
 	if prev != nil {
-		pp, err := report.Summary(r.Context(), rs.store, sv, *prev, rs.maxPageBytes)
+		pp, err := report.Summary(r.Context(), st, sv, *prev, rs.maxPageBytes)
 		if err != nil {
 			rs.fail(w, r, err)
 			return
@@ -93,11 +107,21 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Extra = extraRange(tr, p.Ranges, cur)
 	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
-	if err := rs.latest(r, q, sv, cur, &p); err != nil {
+	if err := rs.latest(r, q, sv, f, cur, &p); err != nil {
 		rs.fail(w, r, err)
 		return
 	}
 	rs.render(w, r, "survey.html", p)
+}
+
+// trend is the range's trend of every rating question, by the interval that suits its length.
+func (rs *Results) trend(r *http.Request, st store.Store, sv store.Survey, cur report.Period) (trendView, error) {
+	qs, err := report.TrendQuestions(sv, nil)
+	if err != nil {
+		return trendView{}, err
+	}
+	t, err := report.Trends(r.Context(), st, sv, cur, trendInterval(cur), qs)
+	return trendOf(t, qs), err
 }
 
 // surveyOf is the request's {surveyId}, a survey of the team that is not deleted.
@@ -118,13 +142,13 @@ func (rs *Results) surveyOf(r *http.Request) (store.Survey, error) {
 
 // latest reads the page of the range's latest responses that q's cursor asks for (the newest
 // without one), and the cursor of the next older page.
-func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, cur report.Period, p *surveyPage) error {
+func (rs *Results) latest(r *http.Request, q url.Values, sv store.Survey, f report.Filter, cur report.Period, p *surveyPage) error {
 	cursor, err := wire.ParseCursor(q)
 	if err != nil {
 		return err
 	}
-	page, next, err := rs.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
-		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.maxPageBytes})
+	page, next, err := report.FilteredResponses(r.Context(), rs.store, store.ResponseQuery{SurveyID: sv.ID, Limit: latestPage,
+		After: cur.Start, Before: cur.End.Add(-1), Cursor: cursor, MaxBytes: rs.maxPageBytes}, f)
 	if err != nil {
 		return err
 	}
@@ -149,6 +173,10 @@ func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o.Link = func(id string) string { return responsePageURL(r, id) }
+	if o.Filter, _, err = pageFilter(pr.q, pr.sv); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
 	q := store.ResponseQuery{After: pr.cur.Start, Before: pr.cur.End.Add(-1)}
 	if err := report.ServeExport(w, r, rs.log, rs.store, pr.sv, o, q, rs.maxPageBytes); err != nil {
 		rs.fail(w, r, err)

@@ -207,6 +207,9 @@ func (af answerFilter) match(raw json.RawMessage) bool {
 // and, when q.MaxBytes is set, no more answers than that once it has one, reading the store's
 // pages until it has them or none is left, one store page in memory at a time beside its own.
 func FilteredResponses(ctx context.Context, s store.Store, q store.ResponseQuery, f Filter) ([]store.Response, *store.Cursor, error) {
+	if f.Empty() {
+		return s.Responses(ctx, q)
+	}
 	var (
 		out  []store.Response
 		size int

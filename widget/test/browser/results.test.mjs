@@ -110,13 +110,36 @@ test("a response's own page, opened from the survey's list of responses", async 
   await context.close();
 });
 
+test("the filter bar narrows the results, and the trend reads as a table", async () => {
+  const { context, tab, problems } = await openResults();
+  await tab.goto(`${base}/results/surveys/${surveys.short.id}?timeRange=last-7-days`);
+  const bar = tab.getByRole("search", { name: "Filter responses" });
+  await bar.getByRole("combobox", { name: "Answer to “Which plan are you on?”" }).selectOption("Team");
+  await bar.getByRole("button", { name: "Apply filters" }).click();
+  await tab.waitForURL(/answer\.plan=Team/);
+  // Every response listed is a Team one; the filter stays chosen, and can be cleared.
+  const cards = tab.getByRole("region", { name: "Latest responses" }).getByRole("article");
+  await cards.first().waitFor();
+  for (const text of await cards.allTextContents()) assert.match(text, /Team/);
+  assert.equal(await bar.getByRole("combobox", { name: "Answer to “Which plan are you on?”" }).inputValue(), "Team");
+  const trend = tab.getByRole("region", { name: "Over time" }).getByRole("table", { name: /^Responses and “How is your day\?”, by day$/ });
+  const days = await trend.getByRole("row").count();
+  assert.ok(days >= 2 && days <= 9, `${days} rows: a head and a row a day of the last 7 days`);
+  await trend.getByRole("columnheader", { name: "Responses" }).waitFor();
+  await tab.getByRole("link", { name: "Clear filters" }).click();
+  await tab.waitForURL((url) => !url.search.includes("answer."));
+  assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
+  await context.close();
+});
+
 test("axe-core finds no violation on the results pages", async () => {
   const context = await browser.newContext({ bypassCSP: true }); // to inject axe; the policy is tested above
   const tab = await context.newPage();
   await tab.goto(`${base}/results/surveys/${surveys.demo.id}`);
   const responsePage = await tab.getByRole("region", { name: "Latest responses" }).getByRole("link").first().getAttribute("href");
   for (const path of ["/results/", `/results/surveys/${surveys.demo.id}`, `/results/surveys/${surveys.short.id}?timeRange=last-30-days`,
-    `/results/surveys/${surveys.short.id}?from=2026-01-01&to=2026-01-31`, `/results/surveys/${responsePage}`]) {
+    `/results/surveys/${surveys.short.id}?from=2026-01-01&to=2026-01-31`, `/results/surveys/${responsePage}`,
+    `/results/surveys/${surveys.short.id}?timeRange=last-30-days&answer.plan=Team&answer.mood.min=3`]) {
     await tab.goto(base + path);
     await tab.addScriptTag({ path: axePath });
     const violations = await tab.evaluate(async () => {
@@ -134,6 +157,11 @@ test("the results page fits a 320 px wide phone, its responses readable and its 
   await tab.getByRole("region", { name: "Funnel" }).waitFor();
   const width = await tab.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 320, `the page scrolls sideways: ${width}`);
+  // The filter bar's controls fit too (the trend's table scrolls inside its own box).
+  for (const control of await tab.getByRole("search", { name: "Filter responses" }).getByRole("combobox").all()) {
+    const b = await control.boundingBox();
+    assert.ok(b.x + b.width <= 320, `a filter control ends at ${b.x + b.width} px`);
+  }
   // Each response a card: its answers as wide as the card, not a 79 px column breaking every
   // two letters.
   const answer = tab.getByRole("region", { name: "Latest responses" }).getByRole("definition").first();
