@@ -102,6 +102,7 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/responses/{responseId}", rs.response)
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/answers/{questionId}", rs.answers)
 	rs.mux.HandleFunc("GET /results.css", rs.css)
 	// Anything else is the pages' own 404, never the mux's plain text or its redirects.
 	rs.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { rs.fail(w, r, problem.NotFound("no such page")) })

@@ -453,3 +453,43 @@ func TestResultsFilterBarAndTrend(t *testing.T) {
 		t.Errorf("a bad filter: %d", bad.Code)
 	}
 }
+
+// An open-ended question's every answer, fifty a page, newest first, and a search among them;
+// linked from the survey page.
+func TestResultsAnswersPagedAndSearched(t *testing.T) {
+	e := setup(t)
+	for i := range 64 {
+		data := `{"nps":5}` // no comment: passed over
+		if i%8 != 7 {
+			word := map[bool]string{true: "exports are SLOW", false: "all good"}[i%3 == 0]
+			data = fmt.Sprintf(`{"comments":"%d: %s"}`, i, word)
+		}
+		e.putResponse(e.survA.ID, fmt.Sprintf("ranswers%015d", i), "ann", data)
+		e.clock.Advance(time.Minute)
+	}
+	get := e.resultsGetter()
+	if !strings.Contains(get("/surveys/"+e.survA.ID).Body.String(), `/answers/comments?timeRange=all-time">All 56 answers to`) {
+		t.Error("the survey page does not link every answer")
+	}
+	texts := regexp.MustCompile(`<p class="written">([^<]*)</p>`)
+	older := regexp.MustCompile(`<a href="([^"]*)">Older answers</a>`)
+	first := get("/surveys/" + e.survA.ID + "/answers/comments").Body.String()
+	page1 := texts.FindAllStringSubmatch(first, -1)
+	next := older.FindStringSubmatch(first)
+	if len(page1) != 50 || page1[0][1] != "62: all good" || next == nil {
+		t.Fatalf("the first page: %d answers, the first %q, older %v", len(page1), page1[0], next)
+	}
+	second := get("/surveys/" + e.survA.ID + "/answers/comments" + html.UnescapeString(next[1])).Body.String()
+	if page2 := texts.FindAllStringSubmatch(second, -1); len(page2) != 6 || page2[5][1] != "0: exports are SLOW" || older.MatchString(second) {
+		t.Errorf("the second page: %q", page2)
+	}
+	found := texts.FindAllStringSubmatch(get("/surveys/"+e.survA.ID+"/answers/comments?q=slow").Body.String(), -1)
+	if len(found) != 19 { // i%3 == 0 and i%8 != 7, for i < 64
+		t.Errorf("the search for slow: %d answers", len(found))
+	}
+	for _, path := range []string{"/answers/nps", "/answers/nope"} {
+		if rec := get("/surveys/" + e.survA.ID + path); rec.Code != 404 {
+			t.Errorf("%s: %d", path, rec.Code)
+		}
+	}
+}

@@ -126,6 +126,15 @@ test("the filter bar narrows the results, and the trend reads as a table", async
   const days = await trend.getByRole("row").count();
   assert.ok(days >= 2 && days <= 9, `${days} rows: a head and a row a day of the last 7 days`);
   await trend.getByRole("columnheader", { name: "Responses" }).waitFor();
+  // Every answer to the open question, from its link, and a search among them.
+  await tab.getByRole("link", { name: /^All \d+ answers to “One wish for us\?”/ }).click();
+  await tab.getByRole("heading", { name: "One wish for us?", level: 1 }).waitFor();
+  const search = tab.getByRole("search", { name: "Search the answers" });
+  await search.getByRole("searchbox", { name: "Words" }).fill("charts");
+  await search.getByRole("button", { name: "Search" }).click();
+  await tab.getByRole("region", { name: /^Answers with “charts”/ }).getByText("Charts").first().waitFor();
+  await tab.goBack();
+  await tab.goBack();
   await tab.getByRole("link", { name: "Clear filters" }).click();
   await tab.waitForURL((url) => !url.search.includes("answer."));
   assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
@@ -139,7 +148,8 @@ test("axe-core finds no violation on the results pages", async () => {
   const responsePage = await tab.getByRole("region", { name: "Latest responses" }).getByRole("link").first().getAttribute("href");
   for (const path of ["/results/", `/results/surveys/${surveys.demo.id}`, `/results/surveys/${surveys.short.id}?timeRange=last-30-days`,
     `/results/surveys/${surveys.short.id}?from=2026-01-01&to=2026-01-31`, `/results/surveys/${responsePage}`,
-    `/results/surveys/${surveys.short.id}?timeRange=last-30-days&answer.plan=Team&answer.mood.min=3`]) {
+    `/results/surveys/${surveys.short.id}?timeRange=last-30-days&answer.plan=Team&answer.mood.min=3`,
+    `/results/surveys/${surveys.short.id}/answers/wish?q=Charts`]) {
     await tab.goto(base + path);
     await tab.addScriptTag({ path: axePath });
     const violations = await tab.evaluate(async () => {
