@@ -110,3 +110,35 @@ func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, erro
 	return console.NewResults(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
 		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}), nil
 }
+
+// ConsoleOptions configure the console (NewConsole): the handler's options it uses (PageHosts,
+// Logger, Now, MaxPageBytes, AccessLog) and the key that signs its forms.
+type ConsoleOptions struct {
+	Options
+	// FormKey signs the token every form of the console carries against cross-site request
+	// forgery. Instances behind one load balancer need the same key (32 random bytes, kept
+	// secret); nil means a random key of this process, for one instance.
+	FormKey []byte
+}
+
+// NewConsole returns the console of team teamID (extensions.md section 8): the results pages of
+// NewResults, and the changes product people make without a developer: a new survey from a
+// template (inactive until published), publish, pause, duplicate and delete. Like the results
+// pages it is HTML without script under a strict Content-Security-Policy, answers only under
+// opts.PageHosts, and has no login of its own: mount it behind your app's admin login. Every
+// change must come from its own page (Sec-Fetch-Site or Origin) and carry its form token.
+func NewConsole(s store.Store, teamID string, opts *ConsoleOptions) (http.Handler, error) {
+	var o ConsoleOptions
+	if opts != nil {
+		o = *opts
+	}
+	hc, _, err := o.Options.build()
+	if err != nil {
+		return nil, err
+	}
+	if teamID == "" {
+		return nil, errors.New("svc: NewConsole needs a team id")
+	}
+	return console.NewConsole(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
+		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}, o.FormKey), nil
+}

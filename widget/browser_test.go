@@ -66,7 +66,7 @@ func TestBrowser(t *testing.T) {
 }
 
 // startServer serves svc over a fresh SQLite file with test/fixture.json imported, the team's
-// results pages under /results/, and the test pages under /test/, and /test/csp.html: page.html with the contract's strict policy.
+// results pages under /results/, its console under /console/, and the test pages under /test/, and /test/csp.html: page.html with the contract's strict policy.
 func startServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
@@ -96,10 +96,15 @@ func startServer(t *testing.T) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	console, err := svc.NewConsole(st, fx.Teams[0].ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pages := http.FileServer(http.Dir("test/pages"))
 	mux := http.NewServeMux()
 	mux.Handle("/", h)
 	mux.Handle("GET /results/", http.StripPrefix("/results", results))
+	mux.Handle("/console/", http.StripPrefix("/console", console))
 	mux.Handle("GET /test/", http.StripPrefix("/test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow.js" {
 			// A script that holds the parser, so a page's earlier scripts run before <body>.

@@ -46,8 +46,10 @@ type config struct {
 	metrics         bool
 	// webhookLease is how long a claimed delivery stays this instance's (0 for the default).
 	webhookLease time.Duration
-	// resultsTeam, when set, serves that team's results pages at /results/ (loopback only).
+	// resultsTeam, when set, serves that team's results pages at /results/ (loopback only);
+	// consoleTeam its console at /console/.
 	resultsTeam string
+	consoleTeam string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -137,6 +139,8 @@ func defineFlags(fs *flag.FlagSet, c *config, getenv func(string) string) error 
 		"how long a claimed webhook delivery stays this instance's before another may send it; 0 for 30 s (SVC_WEBHOOK_LEASE)")
 	fs.StringVar(&c.resultsTeam, "results", env("SVC_RESULTS", ""),
 		"serve this team's results pages at /results/, with no login: only on a loopback address (SVC_RESULTS; the demo team is \"demo\")")
+	fs.StringVar(&c.consoleTeam, "console", env("SVC_CONSOLE", ""),
+		"serve this team's console (results, and surveys made, published, paused and deleted) at /console/, with no login: only on a loopback address (SVC_CONSOLE)")
 	rl, _ := strconv.ParseFloat(getenv("SVC_RATE_LIMIT"), 64)
 	fs.Float64Var(&c.rateLimit, "rate-limit", rl,
 		"requests per second allowed per publishable key and client address on the public endpoints, 0 for no limit (SVC_RATE_LIMIT)")
@@ -202,6 +206,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	if cfg.consoleTeam != "" {
+		fmt.Fprintf(stdout, "console of team %s at %s/console/\n", cfg.consoleTeam, baseURL)
+	}
 	if cfg.resultsTeam != "" {
 		fmt.Fprintf(stdout, "results of team %s at %s/results/\n", cfg.resultsTeam, baseURL)
 	}
@@ -226,17 +233,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // "DELETE /v1/protected/respondents/../surveys/S" with a 307 to "DELETE /v1/protected/surveys/S":
 // svc answers an unclean path with a JSON 404 of its own, never a redirect.
 func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *metrics.Metrics, addr net.Addr) (http.Handler, error) {
-	var results, page http.Handler
-	if cfg.resultsTeam != "" {
+	var results, console, page http.Handler
+	if cfg.resultsTeam != "" || cfg.consoleTeam != "" {
 		// The pages have no login of their own: an app mounts them behind its admin's.
 		if tcp, ok := addr.(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
-			return nil, usageError("-results serves pages without a login: listen on a loopback address (such as 127.0.0.1:8080) to use it")
+			return nil, usageError("-results and -console serve pages without a login: listen on a loopback address (such as 127.0.0.1:8080) to use them")
 		}
+	}
+	if cfg.resultsTeam != "" {
 		rs, err := svc.NewResults(st, cfg.resultsTeam, &svc.Options{PageHosts: pageHosts(cfg)})
 		if err != nil {
 			return nil, err
 		}
 		results = http.StripPrefix("/results", rs)
+	}
+	if cfg.consoleTeam != "" {
+		c, err := svc.NewConsole(st, cfg.consoleTeam, &svc.ConsoleOptions{Options: svc.Options{PageHosts: pageHosts(cfg)}})
+		if err != nil {
+			return nil, err
+		}
+		console = http.StripPrefix("/console", c)
 	}
 	if cfg.seed == "" {
 		p, err := demoPage(ctx, st)
@@ -256,6 +272,8 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *
 			m.ServeHTTP(w, r)
 		case results != nil && strings.HasPrefix(path, "/results/"):
 			results.ServeHTTP(w, r)
+		case console != nil && strings.HasPrefix(path, "/console/"):
+			console.ServeHTTP(w, r)
 		case page != nil && get && path == "/":
 			page.ServeHTTP(w, r)
 		default:

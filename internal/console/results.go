@@ -77,6 +77,8 @@ type Results struct {
 	mux          *http.ServeMux
 	hosts        *hostguard.Guard
 	observe      reqlog.Observer
+	// token is the console's form token (see write.go); empty for the read-only pages.
+	token string
 }
 
 // NewResults returns the results pages of team teamID over s. Most users call svc.NewResults,
@@ -168,7 +170,11 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 		}
 		items = append(items, surveyItem{sv, st})
 	}
-	rs.render(w, r, "list.html", struct{ Surveys []surveyItem }{items})
+	rs.render(w, r, "list.html", struct {
+		Surveys   []surveyItem
+		Token     string // the console's form token; empty on the read-only pages
+		Templates []surveyTemplate
+	}{items, rs.token, surveyTemplates})
 }
 
 // surveyItem is a survey as the list of surveys shows it.
@@ -220,6 +226,8 @@ func pageMessage(e *problem.Error) string {
 		return "That range of days cannot be shown: pick its days again, as year, month and day."
 	case strings.Contains(e.Message, "cursor"):
 		return "That page of responses is no longer there: start again from the newest."
+	case e.Status == http.StatusForbidden:
+		return "That change was refused: " + e.Message + " Go back to the console's page, reload it, and try again."
 	case e.Status == http.StatusServiceUnavailable:
 		return "The results are busy right now: try again in a moment."
 	case e.Status >= 500:

@@ -52,6 +52,11 @@ func Unauthorized(msg string) *Error {
 	return &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: msg}
 }
 
+// Forbidden is a 403 saying msg: a change the console refuses as not made on its own page.
+func Forbidden(msg string) *Error {
+	return &Error{Status: http.StatusForbidden, Code: CodeOriginNotAllowed, Message: msg}
+}
+
 // NotFound is a 404 saying msg.
 func NotFound(msg string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: msg}

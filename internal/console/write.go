@@ -1,0 +1,176 @@
+package console
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/svc-feedback/svc/internal/problem"
+	"github.com/svc-feedback/svc/store"
+)
+
+// The console's changes (NewConsole; the results pages of NewResults make none): a survey made
+// from a template, published, paused, duplicated and deleted, each an HTML form that works
+// without script. The console has no login of its own: the app's login cookie authenticates
+// it, so a page on another site could post to it (cross-site request forgery). Every change
+// must therefore come from the console's own page: the browser's Sec-Fetch-Site says
+// same-origin (or, from a browser that does not send it, Origin is the page's own), and the
+// form carries the console's token, which another site cannot read.
+
+var errUnknownTemplate = problem.BadRequest("there is no such template")
+
+// maxForm bounds a change's form.
+const maxForm = 64 << 10
+
+// NewConsole returns the console of team teamID over s: the results pages and the changes
+// above. key signs the forms' token; instances behind one load balancer need the same key (nil:
+// a random one, for one instance).
+func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
+	rs := NewResults(s, teamID, cfg)
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("svc console form token\x00" + teamID))
+	rs.token = hex.EncodeToString(mac.Sum(nil))
+	rs.mux.HandleFunc("POST /surveys", rs.change(rs.create))
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/status", rs.change(rs.setStatus))
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/duplicate", rs.change(rs.duplicate))
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/delete", rs.confirmDelete)
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/delete", rs.change(rs.delete))
+	return rs
+}
+
+// change checks that a change comes from the console's own page before fn makes it; fn
+// returns where to go next, relative to the request's path.
+func (rs *Results) change(fn func(r *http.Request) (string, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := rs.sameOrigin(r); err != nil {
+			rs.fail(w, r, err)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		if err := r.ParseForm(); err != nil {
+			rs.fail(w, r, problem.BadRequest("the form could not be read"))
+			return
+		}
+		if !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(rs.token)) {
+			rs.fail(w, r, problem.Forbidden("the form's token is missing or out of date."))
+			return
+		}
+		next, err := fn(r)
+		if err != nil {
+			rs.fail(w, r, err)
+			return
+		}
+		// A relative reference, resolved by the browser against the address it posted to:
+		// http.Redirect would resolve it against the path after the app's StripPrefix.
+		w.Header().Set("Location", next)
+		w.WriteHeader(http.StatusSeeOther)
+	}
+}
+
+// sameOrigin refuses a request another site's page made.
+func (rs *Results) sameOrigin(r *http.Request) error {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
+		if site != "same-origin" {
+			return problem.Forbidden("it came from another site's page.")
+		}
+		return nil
+	}
+	origin := r.Header.Get("Origin")
+	u, err := url.Parse(origin)
+	if origin == "" || err != nil || u.Host != r.Host || (u.Scheme != "http" && u.Scheme != "https") {
+		return problem.Forbidden("it did not say it came from the console's own page.")
+	}
+	return nil
+}
+
+// create makes an inactive survey from the template the form names.
+func (rs *Results) create(r *http.Request) (string, error) {
+	def, err := templateDefinition(r.PostForm.Get("template"))
+	if err != nil {
+		return "", err
+	}
+	now := rs.now().UTC()
+	sv := store.Survey{ID: store.NewSurveyID(), TeamID: rs.teamID, Status: store.StatusInactive, Definition: def, CreatedAt: now, UpdatedAt: now}
+	if err := rs.store.CreateSurvey(r.Context(), sv); err != nil {
+		return "", fmt.Errorf("create survey: %w", err)
+	}
+	return "surveys/" + sv.ID, nil // from …/surveys, the new survey's page
+}
+
+// setStatus publishes (active) or pauses (inactive) a survey.
+func (rs *Results) setStatus(r *http.Request) (string, error) {
+	status := store.Status(r.PostForm.Get("status"))
+	if status != store.StatusActive && status != store.StatusInactive {
+		return "", problem.BadRequest("a survey is published (active) or paused (inactive)")
+	}
+	err := rs.modify(r, func(sv *store.Survey) error {
+		sv.Status = status
+		return nil
+	})
+	return "../../", err // from …/surveys/{id}/status, the list
+}
+
+// duplicate makes an inactive copy of a survey's definition (not its webhook), and goes to it.
+func (rs *Results) duplicate(r *http.Request) (string, error) {
+	sv, err := rs.surveyOf(r)
+	if err != nil {
+		return "", err
+	}
+	now := rs.now().UTC()
+	def := sv.Definition
+	def.Title += " (copy)"
+	cp := store.Survey{ID: store.NewSurveyID(), TeamID: rs.teamID, Status: store.StatusInactive, Definition: def, CreatedAt: now, UpdatedAt: now}
+	if err := rs.store.CreateSurvey(r.Context(), cp); err != nil {
+		return "", fmt.Errorf("duplicate survey: %w", err)
+	}
+	return "../" + cp.ID, nil
+}
+
+// delete deletes a survey, after its confirmation page.
+func (rs *Results) delete(r *http.Request) (string, error) {
+	err := rs.modify(r, func(sv *store.Survey) error {
+		sv.Status = store.StatusDeleted
+		return nil
+	})
+	return "../../", err
+}
+
+// confirmDelete asks before a survey is deleted.
+func (rs *Results) confirmDelete(w http.ResponseWriter, r *http.Request) {
+	sv, err := rs.surveyOf(r)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	rs.render(w, r, "delete.html", struct {
+		Survey store.Survey
+		Token  string
+	}{sv, rs.token})
+}
+
+// modify changes the request's survey, moving its version forward.
+func (rs *Results) modify(r *http.Request, fn func(sv *store.Survey) error) error {
+	if _, err := rs.surveyOf(r); err != nil {
+		return err
+	}
+	_, err := store.ModifySurvey(r.Context(), rs.store, rs.teamID, r.PathValue("surveyId"), func(sv *store.Survey) error {
+		if sv.Status == store.StatusDeleted {
+			return store.ErrNotFound
+		}
+		sv.UpdatedAt = rs.now().UTC()
+		return fn(sv)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return problem.NotFound("survey not found")
+	}
+	return err
+}
