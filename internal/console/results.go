@@ -184,12 +184,19 @@ type surveyItem struct {
 }
 
 func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, data any) {
+	rs.renderStatus(w, r, http.StatusOK, name, data)
+}
+
+// renderStatus renders a page with a status other than 200 (a form shown again with what to
+// change, 422).
+func (rs *Results) renderStatus(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
 	var b strings.Builder
 	if err := resultsTemplates.ExecuteTemplate(&b, name, data); err != nil {
 		rs.fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
 	w.Write([]byte(b.String()))
 }
 

@@ -38,6 +38,8 @@ type surveyPage struct {
 	// Trend is the range bucket by bucket; Filter the filter bar.
 	Trend  trendView
 	Filter filterBar
+	// Editable says the page is the console's, which edits surveys.
+	Editable bool
 }
 
 // latestPage is how many responses the results page lists at a time.
@@ -88,7 +90,7 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	st := report.Filtered(rs.store, sv, f, rs.maxPageBytes)
 	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
 		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly),
-		Filter: filterBarOf(sv.Definition, fq)}
+		Filter: filterBarOf(sv.Definition, fq), Editable: rs.token != ""}
 	if p.Current, err = report.Summary(r.Context(), st, sv, cur, rs.maxPageBytes); err != nil {
 		rs.fail(w, r, err)
 		return

@@ -24,8 +24,8 @@ import (
 
 var errUnknownTemplate = problem.BadRequest("there is no such template")
 
-// maxForm bounds a change's form.
-const maxForm = 64 << 10
+// maxForm bounds a change's form: the editor's carries a whole survey.
+const maxForm = 1 << 20
 
 // NewConsole returns the console of team teamID over s: the results pages and the changes
 // above. key signs the forms' token; instances behind one load balancer need the same key (nil:
@@ -44,12 +44,14 @@ func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/duplicate", rs.change(rs.duplicate))
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/delete", rs.confirmDelete)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/delete", rs.change(rs.delete))
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/edit", rs.editPage)
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/edit", rs.checked(rs.edit))
 	return rs
 }
 
-// change checks that a change comes from the console's own page before fn makes it; fn
-// returns where to go next, relative to the request's path.
-func (rs *Results) change(fn func(r *http.Request) (string, error)) http.HandlerFunc {
+// checked serves a form's post once it is known to come from the console's own page, with the
+// form read into r.PostForm.
+func (rs *Results) checked(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := rs.sameOrigin(r); err != nil {
 			rs.fail(w, r, err)
@@ -57,13 +59,21 @@ func (rs *Results) change(fn func(r *http.Request) (string, error)) http.Handler
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 		if err := r.ParseForm(); err != nil {
-			rs.fail(w, r, problem.BadRequest("the form could not be read"))
+			rs.fail(w, r, problem.BadRequest("the form could not be read, or is larger than the console takes"))
 			return
 		}
 		if !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(rs.token)) {
 			rs.fail(w, r, problem.Forbidden("the form's token is missing or out of date."))
 			return
 		}
+		h(w, r)
+	}
+}
+
+// change makes a change, checked as checked does; fn returns where to go next, relative to
+// the request's path.
+func (rs *Results) change(fn func(r *http.Request) (string, error)) http.HandlerFunc {
+	return rs.checked(func(w http.ResponseWriter, r *http.Request) {
 		next, err := fn(r)
 		if err != nil {
 			rs.fail(w, r, err)
@@ -73,7 +83,7 @@ func (rs *Results) change(fn func(r *http.Request) (string, error)) http.Handler
 		// http.Redirect would resolve it against the path after the app's StripPrefix.
 		w.Header().Set("Location", next)
 		w.WriteHeader(http.StatusSeeOther)
-	}
+	})
 }
 
 // sameOrigin refuses a request another site's page made.
@@ -103,7 +113,7 @@ func (rs *Results) create(r *http.Request) (string, error) {
 	if err := rs.store.CreateSurvey(r.Context(), sv); err != nil {
 		return "", fmt.Errorf("create survey: %w", err)
 	}
-	return "surveys/" + sv.ID, nil // from …/surveys, the new survey's page
+	return "surveys/" + sv.ID + "/edit", nil // from …/surveys, the new survey's editor
 }
 
 // setStatus publishes (active) or pauses (inactive) a survey.

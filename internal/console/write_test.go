@@ -50,7 +50,7 @@ func TestConsoleChanges(t *testing.T) {
 	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "surveys/") {
 		t.Fatalf("new survey: %d %q %s", rec.Code, loc, rec.Body)
 	}
-	id := strings.TrimPrefix(loc, "surveys/")
+	id := strings.TrimSuffix(strings.TrimPrefix(loc, "surveys/"), "/edit")
 	sv, err := e.store.Survey(t.Context(), "a", id)
 	if err != nil || sv.Status != store.StatusInactive || sv.Title != "How likely are you to recommend us?" || len(sv.Questions) != 2 {
 		t.Fatalf("the new survey: %+v, %v", sv, err)

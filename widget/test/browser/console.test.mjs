@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk } from "./helpers.mjs";
+import { base, launch, pk, surveys } from "./helpers.mjs";
 
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -23,15 +23,34 @@ test("a survey from a template, published, paused and deleted in the console", a
   const form = tab.getByRole("form", { name: "New survey" });
   await form.getByRole("combobox", { name: "Template" }).selectOption({ label: "Net Promoter Score" });
   await form.getByRole("button", { name: "New survey" }).click();
-  await tab.getByRole("heading", { name: "How likely are you to recommend us?", level: 1 }).waitFor();
-  const id = new URL(tab.url()).pathname.split("/").pop();
+  // The new survey opens in the editor: retitled, a question added, made a single choice.
+  await tab.getByRole("heading", { name: "Edit survey", level: 1 }).waitFor();
+  const id = new URL(tab.url()).pathname.split("/").at(-2);
   assert.equal(await served(id), 404, "a new survey waits to be published");
+  await tab.getByRole("textbox", { name: "Survey title" }).fill("Our NPS, with plans");
+  await tab.getByRole("button", { name: "Add question" }).click();
+  const third = tab.getByRole("group", { name: "Question 3" });
+  await third.getByRole("textbox", { name: "Question title" }).fill("Which plan are you on?");
+  await third.getByRole("combobox", { name: "Question type" }).selectOption({ label: "Single choice" });
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("status").getByText("Saved.").waitFor();
+  await tab.getByRole("group", { name: "Question 3" }).getByRole("textbox", { name: "Options, one a line" }).fill("Free\nPro");
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("status").getByText("Saved.").waitFor();
+  // A question moved up is saved in its new place.
+  await tab.getByRole("group", { name: "Question 3" }).getByRole("button", { name: "Move up" }).click();
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("status").getByText("Saved.").waitFor();
 
   await tab.getByRole("link", { name: "All surveys" }).click();
-  const item = () => tab.getByRole("listitem").filter({ has: tab.getByRole("link", { name: "How likely are you to recommend us?" }) }).first();
+  const item = () => tab.getByRole("listitem").filter({ has: tab.getByRole("link", { name: "Our NPS, with plans" }) }).first();
   await item().getByRole("button", { name: "Publish" }).click();
   await item().getByRole("button", { name: "Pause" }).waitFor();
   assert.equal(await served(id), 200, "published, the public API serves it");
+  const publicView = await (await fetch(`${base}/v1/svc/${id}`, { headers: { "x-svc-pk": pk } })).json();
+  assert.equal(publicView.title, "Our NPS, with plans");
+  assert.deepEqual(publicView.questions.map((q) => q.title), ["How likely are you to recommend us to a friend or colleague?", "Which plan are you on?", "What is the main reason for your score?"]);
+  assert.deepEqual(publicView.questions[1].properties.options.map((o) => o.value), ["Free", "Pro"]);
   await item().getByRole("button", { name: "Pause" }).click();
   await item().getByRole("button", { name: "Publish" }).waitFor();
   assert.equal(await served(id), 404, "paused, it is not served");
@@ -39,22 +58,35 @@ test("a survey from a template, published, paused and deleted in the console", a
   await item().getByRole("link", { name: "Delete" }).click();
   await tab.getByRole("button", { name: "Delete survey" }).click();
   await tab.getByRole("heading", { name: "Surveys", level: 1 }).waitFor();
-  assert.equal(await tab.getByRole("link", { name: "How likely are you to recommend us?" }).count(), 0);
+  assert.equal(await tab.getByRole("link", { name: "Our NPS, with plans" }).count(), 0);
   assert.deepEqual(problems, [], "no error, and nothing the page's policy refused");
   await context.close();
 });
 
-test("the console's list is accessible and fits 320 px", async () => {
+test("the console's list and editor are accessible and fit 320 px", async () => {
   const context = await browser.newContext({ bypassCSP: true, viewport: { width: 320, height: 640 } });
   const tab = await context.newPage();
-  await tab.goto(`${base}/console/`);
-  await tab.addScriptTag({ path: axePath });
-  const violations = await tab.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  });
-  assert.deepEqual(violations, []);
-  const width = await tab.evaluate(() => document.documentElement.scrollWidth);
-  assert.ok(width <= 320, `the list scrolls sideways: ${width}`);
+  for (const path of ["/console/", `/console/surveys/${surveys.demo.id}/edit`]) {
+    await tab.goto(base + path);
+    await tab.addScriptTag({ path: axePath });
+    const violations = await tab.evaluate(async () => {
+      const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+      return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+    });
+    assert.deepEqual(violations, [], path);
+    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 320, `${path} scrolls sideways: ${width}`);
+  }
+  await context.close();
+});
+
+test("Enter in a field of the editor saves, and moves no question", async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${base}/console/surveys/${surveys.short.id}/edit`);
+  const before = await tab.getByRole("textbox", { name: "Question title" }).first().inputValue();
+  await tab.getByRole("textbox", { name: "Survey title" }).press("Enter");
+  await tab.getByRole("status").getByText("Saved.").waitFor();
+  assert.equal(await tab.getByRole("textbox", { name: "Question title" }).first().inputValue(), before);
   await context.close();
 });

@@ -1,0 +1,195 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// The survey editor (extensions.md section 8): the survey's title and description, and each
+// question's title, type, required, options and scale; questions added, moved and removed.
+// Save goes through the management API's validation, whose message appears beside the question
+// it names; a survey changed elsewhere since the form was opened is not overwritten; removing or
+// retyping a question that has answers asks first.
+
+type editView struct {
+	Survey             store.Survey
+	Title, Description string
+	Version, Token     string
+	Questions          []editQuestion
+	Types              []struct{ Value, Label string }
+	Notices            []string
+	Error              string
+	// Confirm lists the questions with answers that the save would remove or retype; the form
+	// then offers "Save anyway".
+	Confirm []string
+	// Stale says the survey changed elsewhere since the form was opened.
+	Stale bool
+}
+
+func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
+	sv, err := rs.surveyOf(r)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	v := rs.newEditView(sv)
+	if v.Title = sv.Title; sv.Description != nil {
+		v.Description = *sv.Description
+	}
+	for _, q := range sv.Questions {
+		v.Questions = append(v.Questions, viewQuestion(q))
+	}
+	rs.renderEdit(w, r, v)
+}
+
+func (rs *Results) newEditView(sv store.Survey) editView {
+	return editView{Survey: sv, Version: sv.UpdatedAt.UTC().Format(time.RFC3339Nano), Token: rs.token, Types: questionTypes}
+}
+
+// edit takes the editor's form: an action on its questions, or a save.
+func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
+	sv, err := rs.surveyOf(r)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	f := r.PostForm
+	v := rs.newEditView(sv)
+	v.Version, v.Title, v.Description, v.Questions = f.Get("version"), f.Get("title"), f.Get("description"), formQuestions(f)
+	action, arg, _ := strings.Cut(f.Get("action"), ":")
+	i, _ := strconv.Atoi(arg)
+	inRange := i >= 0 && i < len(v.Questions)
+	switch {
+	case action == "add":
+		id := fmt.Sprintf("q%d", time.Now().UnixNano()%1e9)
+		v.Questions = append(v.Questions, editQuestion{ID: id, JSON: newQuestionJSON(id, survey.TypeOpenEnded), Type: survey.TypeOpenEnded})
+		v.Notices = append(v.Notices, fmt.Sprintf("Question %d added: give it a title, and save to keep it.", len(v.Questions)))
+	case action == "remove" && inRange:
+		v.Notices = append(v.Notices, fmt.Sprintf("Question %d (“%s”) removed: save to keep the change.", i+1, v.Questions[i].Title))
+		v.Questions = append(v.Questions[:i], v.Questions[i+1:]...)
+	case action == "up" && inRange && i > 0:
+		v.Questions[i-1], v.Questions[i] = v.Questions[i], v.Questions[i-1]
+	case action == "down" && inRange && i < len(v.Questions)-1:
+		v.Questions[i+1], v.Questions[i] = v.Questions[i], v.Questions[i+1]
+	case action == "save" || action == "save-anyway":
+		if done := rs.save(w, r, sv, &v, action == "save-anyway"); done {
+			return
+		}
+	}
+	rs.renderEdit(w, r, v)
+}
+
+// save validates and stores the form's survey, and reports whether it answered the request
+// (a redirect on success); otherwise v says why, for the form to be shown again.
+func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey, v *editView, anyway bool) bool {
+	def := sv.Definition
+	def.Title = v.Title
+	def.Description = nil
+	if d := strings.TrimSpace(v.Description); d != "" {
+		def.Description = &d
+	}
+	def.Questions = def.Questions[:0:0]
+	for n, e := range v.Questions {
+		e.N = n + 1
+		q, err := e.question()
+		if err != nil {
+			v.Error = err.Error()
+			return false
+		}
+		def.Questions = append(def.Questions, q)
+	}
+	stored := make(map[int]string, len(sv.Questions))
+	for _, q := range sv.Questions {
+		stored[q.Position] = q.ID
+	}
+	v.Notices = append(v.Notices, renumber(def.Questions, stored)...)
+	if err := def.Validate(); err != nil {
+		rs.placeError(v, err)
+		return false
+	}
+	if !anyway {
+		if v.Confirm = rs.losesAnswers(r.Context(), sv, def); len(v.Confirm) > 0 {
+			return false
+		}
+	}
+	_, err := store.ModifySurvey(r.Context(), rs.store, rs.teamID, sv.ID, func(cur *store.Survey) error {
+		if cur.UpdatedAt.UTC().Format(time.RFC3339Nano) != v.Version {
+			return errStale
+		}
+		cur.Definition, cur.UpdatedAt = def, rs.now().UTC()
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStale):
+		v.Stale = true
+		return false
+	case err != nil:
+		rs.fail(w, r, err)
+		return true
+	}
+	w.Header().Set("Location", "edit?saved=1") // from …/surveys/{id}/edit, the editor again
+	w.WriteHeader(http.StatusSeeOther)
+	return true
+}
+
+var errStale = errors.New("console: the survey changed since the form was opened")
+
+// placeError puts a validation error beside the question it names, or at the form's head.
+func (rs *Results) placeError(v *editView, err error) {
+	msg := strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": ")
+	if i := questionOfError(err); i >= 0 && i < len(v.Questions) {
+		v.Questions[i].Error = msg
+		v.Error = fmt.Sprintf("Question %d cannot be saved as it is: see beside it.", i+1)
+		return
+	}
+	v.Error = msg
+}
+
+// losesAnswers names the stored questions with answers that def removes or gives another type.
+func (rs *Results) losesAnswers(ctx context.Context, sv store.Survey, def survey.Definition) []string {
+	counts, err := rs.store.Counts(ctx, sv.ID, []string{store.AnsweredKey}, sv.CreatedAt, rs.now().Add(time.Hour))
+	if err != nil {
+		return nil // the save goes on; the question was asked in good faith
+	}
+	var out []string
+	for _, old := range sv.Questions {
+		if counts[store.AnsweredKey][old.Position] == 0 {
+			continue
+		}
+		i := -1
+		for j := range def.Questions {
+			if def.Questions[j].ID == old.ID {
+				i = j
+			}
+		}
+		switch {
+		case i < 0:
+			out = append(out, fmt.Sprintf("“%s” has %d answers and would be removed.", old.Title, counts[store.AnsweredKey][old.Position]))
+		case def.Questions[i].Type() != old.Type():
+			out = append(out, fmt.Sprintf("“%s” has %d answers and would become another type of question.", old.Title, counts[store.AnsweredKey][old.Position]))
+		}
+	}
+	return out
+}
+
+func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView) {
+	for i := range v.Questions {
+		v.Questions[i].N, v.Questions[i].First, v.Questions[i].Last = i+1, i == 0, i == len(v.Questions)-1
+	}
+	if r.URL.Query().Get("saved") == "1" && r.Method == http.MethodGet {
+		v.Notices = append(v.Notices, "Saved.")
+	}
+	status := http.StatusOK
+	if v.Stale || v.Error != "" || len(v.Confirm) > 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	rs.renderStatus(w, r, status, "edit.html", v)
+}

@@ -1,0 +1,184 @@
+package console_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/internal/console"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// editor drives the console's editor as a browser would: it reads the form of the page it is
+// on and posts it back with the changes and the button a person pressed.
+type editor struct {
+	t    *testing.T
+	c    http.Handler
+	path string
+	form url.Values
+	last *httptest.ResponseRecorder
+}
+
+func (ed *editor) load() {
+	ed.t.Helper()
+	r := httptest.NewRequest("GET", ed.path, nil)
+	r.Host = "localhost:8080"
+	rec := httptest.NewRecorder()
+	ed.c.ServeHTTP(rec, r)
+	ed.read(rec)
+}
+
+// read takes the form's fields from a page: inputs, the selected option, textareas.
+func (ed *editor) read(rec *httptest.ResponseRecorder) {
+	ed.t.Helper()
+	ed.last, ed.form = rec, url.Values{}
+	body := rec.Body.String()
+	for _, m := range regexp.MustCompile(`<input ([^>]*)>`).FindAllStringSubmatch(body, -1) {
+		name, value := attr(m[1], "name"), attr(m[1], "value")
+		if name == "" || (strings.Contains(m[1], `type="checkbox"`) && !strings.Contains(m[1], " checked")) {
+			continue
+		}
+		if strings.Contains(m[1], `type="checkbox"`) {
+			value = "on"
+		}
+		ed.form.Set(name, value)
+	}
+	for _, m := range regexp.MustCompile(`(?s)<select [^>]*name="([^"]+)"[^>]*>(.*?)</select>`).FindAllStringSubmatch(body, -1) {
+		if s := regexp.MustCompile(`<option value="([^"]*)" selected>`).FindStringSubmatch(m[2]); s != nil {
+			ed.form.Set(m[1], s[1])
+		}
+	}
+	for _, m := range regexp.MustCompile(`(?s)<textarea [^>]*name="([^"]+)"[^>]*>(.*?)</textarea>`).FindAllStringSubmatch(body, -1) {
+		ed.form.Set(m[1], unescape(m[2]))
+	}
+}
+
+func attr(tag, name string) string {
+	m := regexp.MustCompile(` ` + name + `="([^"]*)"`).FindStringSubmatch(tag)
+	if m == nil {
+		return ""
+	}
+	return unescape(m[1])
+}
+
+func unescape(s string) string {
+	return strings.NewReplacer("&#34;", `"`, "&quot;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&", "&#43;", "+").Replace(s)
+}
+
+// press posts the form with a button's action, and follows a redirect back to the editor.
+func (ed *editor) press(action string) *httptest.ResponseRecorder {
+	ed.t.Helper()
+	ed.form.Set("action", action)
+	r := httptest.NewRequest("POST", ed.path, strings.NewReader(ed.form.Encode()))
+	r.Host = "localhost:8080"
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("Sec-Fetch-Site", "same-origin")
+	rec := httptest.NewRecorder()
+	ed.c.ServeHTTP(rec, r)
+	if rec.Code == http.StatusSeeOther {
+		ed.load()
+		return rec
+	}
+	ed.read(rec)
+	return rec
+}
+
+// TestEditor: a survey's title and questions changed, a question added, retyped with options,
+// moved (its routing following it) and removed, saved through the survey's validation, whose
+// message appears beside its question; a survey changed elsewhere is not overwritten; and a
+// question with answers asks first.
+func TestEditor(t *testing.T) {
+	e := setup(t)
+	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("an editor test's key"))
+	ed := &editor{t: t, c: c, path: "/surveys/" + e.survA.ID + "/edit"}
+	ed.load()
+	if ed.form.Get("title") != "How are we doing?" || ed.form.Get("n") != "7" || ed.form.Get("q2.type") != "single-select" {
+		t.Fatalf("the editor's form: %v", ed.form)
+	}
+	stored := func() store.Survey {
+		t.Helper()
+		sv, err := e.store.Survey(t.Context(), "a", e.survA.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sv
+	}
+
+	// Move "missing" (position 3) above "favourite": nps's jump to it follows it.
+	ed.press("up:3")
+	if ed.form.Get("q2.id") != "missing" {
+		t.Fatalf("after Move up, question 3 is %q", ed.form.Get("q2.id"))
+	}
+	ed.form.Set("title", "How are we doing, really?")
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", rec.Code, ed.last.Body)
+	}
+	sv := stored()
+	if sv.Title != "How are we doing, really?" || sv.Questions[2].ID != "missing" || sv.Questions[0].RoutingLogic.Cases[0].Target.Position != 2 {
+		t.Errorf("saved: %q, question 3 %q, nps jumps to %d", sv.Title, sv.Questions[2].ID, sv.Questions[0].RoutingLogic.Cases[0].Target.Position)
+	}
+
+	// Add a question, make it a single choice of two options.
+	ed.press("add")
+	n, _ := strconv.Atoi(ed.form.Get("n"))
+	last := "q" + strconv.Itoa(n-1) + "."
+	ed.form.Set(last+"title", "Which plan?")
+	ed.form.Set(last+"type", survey.TypeSingleSelect)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther { // retyped: saved with the type's default options
+		t.Fatalf("save a retyped question: %d\n%s", rec.Code, ed.last.Body)
+	}
+	ed.form.Set(last+"options", "Free\nPro\n")
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save the new question: %d", rec.Code)
+	}
+	q := stored().Questions[n-1]
+	if p, ok := q.Properties.(survey.SingleSelectProperties); !ok || q.Title != "Which plan?" || len(p.Options) != 2 || p.Options[1].Value != "Pro" {
+		t.Errorf("the new question: %+v", q)
+	}
+
+	// No options: the survey's own message, beside the question.
+	ed.form.Set(last+"options", "")
+	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(rec.Body.String(), `id="q`+strconv.Itoa(n-1)+`-error">questions[`+strconv.Itoa(n-1)+`].properties.options must not be empty`) ||
+		!strings.Contains(rec.Body.String(), `role="alert"`) {
+		t.Errorf("an invalid question: %d\n%s", rec.Code, rec.Body)
+	}
+
+	// Changed elsewhere meanwhile: not overwritten.
+	ed.load()
+	e.clock.Advance(time.Second)
+	if _, err := store.ModifySurvey(t.Context(), e.store, "a", e.survA.ID, func(sv *store.Survey) error {
+		sv.Title, sv.UpdatedAt = "Changed elsewhere", e.clock.Now()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ed.form.Set("title", "Mine")
+	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Someone changed this survey") || stored().Title != "Changed elsewhere" {
+		t.Errorf("a stale save: %d, title %q", rec.Code, stored().Title)
+	}
+
+	// A question with answers: removing it asks first.
+	e.putResponse(e.survA.ID, "reditor0000000000000001", "ann", `{"nps":9}`)
+	ed.load()
+	ed.press("remove:0")
+	if ed.form.Get("q0.id") == "nps" {
+		t.Fatal("Remove question left it")
+	}
+	rec := ed.press("save")
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "has 1 answers and would be removed") || stored().Questions[0].ID != "nps" {
+		t.Fatalf("removing an answered question: %d\n%s", rec.Code, rec.Body)
+	}
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save-anyway"); rec.Code != http.StatusSeeOther || stored().Questions[0].ID == "nps" {
+		t.Errorf("save anyway: %d, first question %q", rec.Code, stored().Questions[0].ID)
+	}
+}

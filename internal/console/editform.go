@@ -1,0 +1,184 @@
+package console
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/svc-feedback/svc/survey"
+)
+
+// The editor's form, and the definition it stands for. The form carries its whole state, so a
+// question added, moved or removed is kept across the pages until Save: each question's id,
+// its JSON as it was (what the form does not show: labels, routing, descriptions), and the
+// fields the form shows over it.
+
+// editQuestion is a question as the form shows it.
+type editQuestion struct {
+	N                    int // 1-based
+	ID, JSON, Title      string
+	Type                 string
+	Required             bool
+	Options              string // a select question's option values, one a line
+	Scale                int    // a rating's
+	Error                string // the save's complaint about this question
+	First, Last, Answers bool   // Answers: it has answers stored
+}
+
+// questionTypes are the types the form offers, with their names for people.
+var questionTypes = []struct{ Value, Label string }{
+	{survey.TypeRating, "Rating"}, {survey.TypeSingleSelect, "Single choice"}, {survey.TypeMultiSelect, "Multiple choice"},
+	{survey.TypeOpenEnded, "Open text"}, {survey.TypeStatement, "Statement"}, {survey.TypeBugReport, "Bug report"},
+}
+
+// newQuestionJSON is a new question of a type, with the defaults a person would leave out.
+func newQuestionJSON(id, typ string) string {
+	props := map[string]string{
+		survey.TypeRating:       `{"type":"rating","scale":5,"display":"star"}`,
+		survey.TypeSingleSelect: `{"type":"single-select","options":[{"value":"Yes"},{"value":"No"}]}`,
+		survey.TypeMultiSelect:  `{"type":"multi-select","options":[{"value":"First"},{"value":"Second"}]}`,
+		survey.TypeOpenEnded:    `{"type":"open-ended"}`,
+		survey.TypeStatement:    `{"type":"statement"}`,
+		survey.TypeBugReport:    `{"type":"bug-report","enableScreenshot":true,"enableRecording":false}`,
+	}[typ]
+	members := map[string]json.RawMessage{"questions": json.RawMessage(`[{"id":` + strconv.Quote(id) + `,"title":"","properties":` + props + `}]`)}
+	_ = survey.FillDefaults(members)
+	var qs []json.RawMessage
+	_ = json.Unmarshal(members["questions"], &qs)
+	return string(qs[0])
+}
+
+// formQuestions reads the form's questions.
+func formQuestions(f url.Values) []editQuestion {
+	n, _ := strconv.Atoi(f.Get("n"))
+	n = min(max(n, 0), survey.MaxQuestions+1)
+	out := make([]editQuestion, 0, n)
+	for i := range n {
+		p := fmt.Sprintf("q%d.", i)
+		scale, _ := strconv.Atoi(f.Get(p + "scale"))
+		out = append(out, editQuestion{ID: f.Get(p + "id"), JSON: f.Get(p + "json"), Title: f.Get(p + "title"), Type: f.Get(p + "type"),
+			Required: f.Get(p+"required") == "on", Options: f.Get(p + "options"), Scale: scale})
+	}
+	return out
+}
+
+// viewQuestion is a stored question as the form shows it.
+func viewQuestion(q survey.Question) editQuestion {
+	b, _ := json.Marshal(q)
+	e := editQuestion{ID: q.ID, JSON: string(b), Title: q.Title, Type: q.Type(), Required: q.Required}
+	switch p := q.Properties.(type) {
+	case survey.SingleSelectProperties:
+		e.Options = optionLines(p.Options)
+	case survey.MultiSelectProperties:
+		e.Options = optionLines(p.Options)
+	case survey.RatingProperties:
+		e.Scale = p.Scale
+	}
+	return e
+}
+
+func optionLines(options []survey.Option) string {
+	return strings.Join(optionValues(options), "\n")
+}
+
+// question is the survey's question the form's fields make, over the JSON the form carries; a
+// question whose type changed starts from the new type's defaults.
+func (e editQuestion) question() (survey.Question, error) {
+	var q survey.Question
+	retyped := e.JSON == "" || json.Unmarshal([]byte(e.JSON), &q) != nil || q.Type() != e.Type
+	if retyped {
+		if !slices.ContainsFunc(questionTypes, func(t struct{ Value, Label string }) bool { return t.Value == e.Type }) {
+			return survey.Question{}, fmt.Errorf("question %d has no type this editor knows", e.N)
+		}
+		pos := q.Position
+		routing := q.RoutingLogic
+		if err := json.Unmarshal([]byte(newQuestionJSON(e.ID, e.Type)), &q); err != nil {
+			return survey.Question{}, err
+		}
+		q.Position, q.RoutingLogic = pos, routing
+	}
+	q.ID, q.Title, q.Required = e.ID, e.Title, e.Required
+	if retyped {
+		return q, nil // the form showed the old type's fields: the new type starts from its defaults
+	}
+	switch p := q.Properties.(type) {
+	case survey.SingleSelectProperties:
+		p.Options = editedOptions(p.Options, e.Options)
+		q.Properties = p
+	case survey.MultiSelectProperties:
+		p.Options = editedOptions(p.Options, e.Options)
+		q.Properties = p
+	case survey.RatingProperties:
+		if e.Scale != 0 {
+			p.Scale = e.Scale
+		}
+		q.Properties = p
+	}
+	return q, nil
+}
+
+// editedOptions are the options the lines name, each keeping the description it had.
+func editedOptions(old []survey.Option, lines string) []survey.Option {
+	var out []survey.Option
+	for line := range strings.Lines(lines) {
+		v := strings.TrimSpace(line)
+		if v == "" {
+			continue
+		}
+		o := survey.Option{Value: v}
+		if i := slices.IndexFunc(old, func(x survey.Option) bool { return x.Value == v }); i >= 0 {
+			o.Description = old[i].Description
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// renumber gives the questions their order's positions, and moves each jump to where its
+// question went (stored maps the stored survey's positions to its questions' ids, which the
+// jumps of the questions the form carries name); a jump whose question is gone, or now comes
+// before it, goes on to the next question instead, and notices says which.
+func renumber(qs []survey.Question, stored map[int]string) (notices []string) {
+	newPos := make(map[string]int, len(qs))
+	for i, q := range qs {
+		newPos[q.ID] = i
+	}
+	remap := func(t *survey.Target, at int, title string) {
+		if t.Type != survey.TargetJump {
+			return
+		}
+		if p, ok := newPos[stored[t.Position]]; ok && p > at {
+			t.Position = p
+			return
+		}
+		*t = survey.Target{Type: survey.TargetNext}
+		notices = append(notices, fmt.Sprintf("“%s” went on to a question now gone or before it: it goes to the next question now.", title))
+	}
+	for i := range qs {
+		r := &qs[i].RoutingLogic
+		remap(&r.Target, i, qs[i].Title)
+		remap(&r.Default, i, qs[i].Title)
+		for c := range r.Cases {
+			remap(&r.Cases[c].Target, i, qs[i].Title)
+		}
+	}
+	for i := range qs {
+		qs[i].Position = i
+	}
+	return notices
+}
+
+// errorAt is the question a validation error names (questions[i]), or -1 for the survey's own.
+var errorAt = regexp.MustCompile(`questions\[(\d+)\]`)
+
+func questionOfError(err error) int {
+	if m := errorAt.FindStringSubmatch(err.Error()); m != nil {
+		i, _ := strconv.Atoi(m[1])
+		return i
+	}
+	return -1
+}
