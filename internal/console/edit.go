@@ -22,11 +22,15 @@ import (
 type editView struct {
 	Survey             store.Survey
 	Title, Description string
-	Version, Token     string
-	Questions          []editQuestion
-	Types              []struct{ Value, Label string }
-	Notices            []string
-	Error              string
+	// The confirmation, and back navigation.
+	ConfirmTitle, ConfirmText, ConfirmButton string
+	Back                                     bool
+	BackLabel                                string
+	Version, Token                           string
+	Questions                                []editQuestion
+	Types                                    []struct{ Value, Label string }
+	Notices                                  []string
+	Error                                    string
 	// Confirm lists the questions with answers that the save would remove or retype; the form
 	// then offers "Save anyway".
 	Confirm []string
@@ -44,6 +48,8 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 	if v.Title = sv.Title; sv.Description != nil {
 		v.Description = *sv.Description
 	}
+	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = sv.Confirmation.Title, sv.Confirmation.Description, sv.Confirmation.ButtonText
+	v.Back, v.BackLabel = sv.IsBackNavigationAllowed, sv.BackButtonLabel
 	for _, q := range sv.Questions {
 		v.Questions = append(v.Questions, viewQuestion(q))
 	}
@@ -64,6 +70,8 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	v := rs.newEditView(sv)
 	v.Version, v.Title, v.Description, v.Questions = f.Get("version"), f.Get("title"), f.Get("description"), formQuestions(f)
+	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = f.Get("confirmTitle"), f.Get("confirmText"), f.Get("confirmButton")
+	v.Back, v.BackLabel = f.Get("back") == "on", f.Get("backLabel")
 	action, arg, _ := strings.Cut(f.Get("action"), ":")
 	i, _ := strconv.Atoi(arg)
 	inRange := i >= 0 && i < len(v.Questions)
@@ -96,6 +104,8 @@ func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey,
 	if d := strings.TrimSpace(v.Description); d != "" {
 		def.Description = &d
 	}
+	def.Confirmation = survey.Confirmation{Title: v.ConfirmTitle, Description: v.ConfirmText, ButtonText: v.ConfirmButton}
+	def.IsBackNavigationAllowed, def.BackButtonLabel = v.Back, v.BackLabel
 	def.Questions = def.Questions[:0:0]
 	for n, e := range v.Questions {
 		e.N = n + 1

@@ -116,11 +116,16 @@ func TestEditor(t *testing.T) {
 		t.Fatalf("after Move up, question 3 is %q", ed.form.Get("q2.id"))
 	}
 	ed.form.Set("title", "How are we doing, really?")
+	ed.form.Set("confirmTitle", "Thanks a lot!")
+	ed.form.Del("back") // unticked
 	e.clock.Advance(time.Second)
 	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", rec.Code, ed.last.Body)
 	}
 	sv := stored()
+	if sv.Confirmation.Title != "Thanks a lot!" || sv.Confirmation.ButtonText == "" || sv.IsBackNavigationAllowed {
+		t.Errorf("the confirmation and back navigation: %+v, back %v", sv.Confirmation, sv.IsBackNavigationAllowed)
+	}
 	if sv.Title != "How are we doing, really?" || sv.Questions[2].ID != "missing" || sv.Questions[0].RoutingLogic.Cases[0].Target.Position != 2 {
 		t.Errorf("saved: %q, question 3 %q, nps jumps to %d", sv.Title, sv.Questions[2].ID, sv.Questions[0].RoutingLogic.Cases[0].Target.Position)
 	}
