@@ -110,6 +110,21 @@ declare namespace Svc {
   function setAttributes(attributes: Record<string, string | number | boolean>): void;
   /** Forgets the person (at logout): closes the survey on screen and asks no more until init. */
   function reset(): void;
+
+  /** Options of Svc.preview. */
+  interface PreviewOptions {
+    /** A survey's public view, as GET /v1/svc/{surveyId} gives it (the console's, unsaved). */
+    survey: unknown;
+    /** The element the survey is shown in. */
+    target: Element;
+    labels?: Partial<Labels>;
+    colorScheme?: "light" | "dark" | "auto";
+  }
+  /**
+   * Shows a survey inline as a person would answer it, for its author: it needs no key, sends
+   * nothing and records nothing. It resolves when the preview closes.
+   */
+  function preview(options: PreviewOptions): Promise<Result>;
 }
 
 interface Window {

@@ -1,7 +1,9 @@
 package console
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
+	"github.com/svc-feedback/svc/widget"
 )
 
 // The survey editor (extensions.md section 8): the survey's title and description, and each
@@ -36,6 +39,8 @@ type editView struct {
 	Confirm []string
 	// Stale says the survey changed elsewhere since the form was opened.
 	Stale bool
+	// PreviewJSON is the survey's public view, shown in the widget beside the form.
+	PreviewJSON string
 }
 
 func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
@@ -87,6 +92,8 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 		v.Questions[i-1], v.Questions[i] = v.Questions[i], v.Questions[i-1]
 	case action == "down" && inRange && i < len(v.Questions)-1:
 		v.Questions[i+1], v.Questions[i] = v.Questions[i], v.Questions[i+1]
+	case action == "preview":
+		rs.preview(w, sv, &v)
 	case action == "save" || action == "save-anyway":
 		if done := rs.save(w, r, sv, &v, action == "save-anyway"); done {
 			return
@@ -98,29 +105,11 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 // save validates and stores the form's survey, and reports whether it answered the request
 // (a redirect on success); otherwise v says why, for the form to be shown again.
 func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey, v *editView, anyway bool) bool {
-	def := sv.Definition
-	def.Title = v.Title
-	def.Description = nil
-	if d := strings.TrimSpace(v.Description); d != "" {
-		def.Description = &d
+	def, err := v.definition(sv)
+	if err != nil {
+		rs.placeError(v, err)
+		return false
 	}
-	def.Confirmation = survey.Confirmation{Title: v.ConfirmTitle, Description: v.ConfirmText, ButtonText: v.ConfirmButton}
-	def.IsBackNavigationAllowed, def.BackButtonLabel = v.Back, v.BackLabel
-	def.Questions = def.Questions[:0:0]
-	for n, e := range v.Questions {
-		e.N = n + 1
-		q, err := e.question()
-		if err != nil {
-			v.Error = err.Error()
-			return false
-		}
-		def.Questions = append(def.Questions, q)
-	}
-	stored := make(map[int]string, len(sv.Questions))
-	for _, q := range sv.Questions {
-		stored[q.Position] = q.ID
-	}
-	v.Notices = append(v.Notices, renumber(def.Questions, stored)...)
 	if err := def.Validate(); err != nil {
 		rs.placeError(v, err)
 		return false
@@ -130,7 +119,7 @@ func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey,
 			return false
 		}
 	}
-	_, err := store.ModifySurvey(r.Context(), rs.store, rs.teamID, sv.ID, func(cur *store.Survey) error {
+	_, err = store.ModifySurvey(r.Context(), rs.store, rs.teamID, sv.ID, func(cur *store.Survey) error {
 		if cur.UpdatedAt.UTC().Format(time.RFC3339Nano) != v.Version {
 			return errStale
 		}
@@ -151,6 +140,34 @@ func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey,
 }
 
 var errStale = errors.New("console: the survey changed since the form was opened")
+
+// definition is the survey the form stands for, over the stored one; notices of jumps that
+// moved to the next question are added to v.
+func (v *editView) definition(sv store.Survey) (survey.Definition, error) {
+	def := sv.Definition
+	def.Title = v.Title
+	def.Description = nil
+	if d := strings.TrimSpace(v.Description); d != "" {
+		def.Description = &d
+	}
+	def.Confirmation = survey.Confirmation{Title: v.ConfirmTitle, Description: v.ConfirmText, ButtonText: v.ConfirmButton}
+	def.IsBackNavigationAllowed, def.BackButtonLabel = v.Back, v.BackLabel
+	def.Questions = def.Questions[:0:0]
+	for n, e := range v.Questions {
+		e.N = n + 1
+		q, err := e.question()
+		if err != nil {
+			return survey.Definition{}, err
+		}
+		def.Questions = append(def.Questions, q)
+	}
+	stored := make(map[int]string, len(sv.Questions))
+	for _, q := range sv.Questions {
+		stored[q.Position] = q.ID
+	}
+	v.Notices = append(v.Notices, renumber(def.Questions, stored)...)
+	return def, nil
+}
 
 // placeError puts a validation error beside the question it names, or at the form's head.
 func (rs *Results) placeError(v *editView, err error) {
@@ -202,4 +219,43 @@ func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView
 		status = http.StatusUnprocessableEntity
 	}
 	rs.renderStatus(w, r, status, "edit.html", v)
+}
+
+// preview shows the form's survey, unsaved, in the real widget beside the form: v says why
+// not when the survey is not valid.
+func (rs *Results) preview(w http.ResponseWriter, sv store.Survey, v *editView) {
+	def, err := v.definition(sv)
+	if err == nil {
+		err = def.Validate()
+	}
+	if err != nil {
+		rs.placeError(v, err)
+		return
+	}
+	def.Display = nil // as the public view leaves the team's rules out
+	b, err := json.Marshal(def)
+	if err != nil {
+		v.Error = err.Error()
+		return
+	}
+	v.PreviewJSON = string(b)
+	w.Header().Set("Content-Security-Policy", previewCSP)
+}
+
+func (rs *Results) widgetScript(w http.ResponseWriter, r *http.Request) {
+	files, err := widget.Files()
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	f := files[widget.Script]
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("ETag", f.ETag)
+	http.ServeContent(w, r, widget.Script, time.Time{}, bytes.NewReader(f.Content))
+}
+
+func (rs *Results) previewScript(w http.ResponseWriter, r *http.Request) {
+	b, _ := resultsFiles.ReadFile("pages/preview.js")
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Write(b)
 }

@@ -157,6 +157,23 @@ func TestEditor(t *testing.T) {
 		t.Errorf("an invalid question: %d\n%s", rec.Code, rec.Body)
 	}
 
+	// The preview shows the form's survey, unsaved, with its own scripts allowed, and nothing
+	// inline; an invalid survey gets its message instead.
+	ed.form.Set(last+"options", "Free\nTeam")
+	ed.form.Set("title", "Previewed, not saved")
+	rec := ed.press("preview")
+	if csp := rec.Header().Get("Content-Security-Policy"); rec.Code != 200 || !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") ||
+		!strings.Contains(rec.Body.String(), `data-survey="{&#34;title&#34;:&#34;Previewed, not saved&#34;`) || !strings.Contains(rec.Body.String(), `&#34;value&#34;:&#34;Team&#34;`) {
+		t.Errorf("the preview: %d %q\n%s", rec.Code, csp, rec.Body)
+	}
+	if stored().Title == "Previewed, not saved" {
+		t.Error("the preview saved the survey")
+	}
+	ed.form.Set(last+"options", "")
+	if rec := ed.press("preview"); rec.Code != http.StatusUnprocessableEntity || strings.Contains(rec.Body.String(), "data-survey") {
+		t.Errorf("the preview of an invalid survey: %d", rec.Code)
+	}
+
 	// Changed elsewhere meanwhile: not overwritten.
 	ed.load()
 	e.clock.Advance(time.Second)
@@ -178,7 +195,7 @@ func TestEditor(t *testing.T) {
 	if ed.form.Get("q0.id") == "nps" {
 		t.Fatal("Remove question left it")
 	}
-	rec := ed.press("save")
+	rec = ed.press("save")
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "has 1 answers and would be removed") || stored().Questions[0].ID != "nps" {
 		t.Fatalf("removing an answered question: %d\n%s", rec.Code, rec.Body)
 	}

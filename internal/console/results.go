@@ -25,7 +25,7 @@ import (
 // behind its own admin login (see svc.NewResults). They call package report for what they
 // show, as the JSON API does, and share no code with the API's handlers.
 
-//go:embed pages/*.html pages/*.css
+//go:embed pages/*.html pages/*.css pages/*.js
 var resultsFiles embed.FS
 
 var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
@@ -49,6 +49,10 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 
 // resultsCSP allows the page its own stylesheet and nothing else: no script, no inline style.
 const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+
+// previewCSP is the editor's with a preview: its own scripts too (the widget and the preview's
+// start), still no inline script or style.
+const previewCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 
 // Config configures the pages. The zero value is usable.
 type Config struct {

@@ -45,6 +45,8 @@ func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/delete", rs.confirmDelete)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/delete", rs.change(rs.delete))
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/edit", rs.editPage)
+	rs.mux.HandleFunc("GET /widget.js", rs.widgetScript)
+	rs.mux.HandleFunc("GET /preview.js", rs.previewScript)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/edit", rs.checked(rs.edit))
 	return rs
 }

@@ -212,8 +212,39 @@ function reset(): void {
   current?.withdraw();
 }
 
+// Svc.preview: the console's preview of a survey being written (extensions.md section 8). It
+// sends nothing: the view and dismissal are not recorded, and each save is "sent" at once.
+class PreviewApi extends Api {
+  override event(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+function preview(options: Svc.PreviewOptions): Promise<Result> {
+  if (!options || typeof options !== "object") throw new TypeError("Svc.preview: options are required");
+  const survey = options.survey as Survey;
+  if (!survey || typeof survey !== "object" || !Array.isArray(survey.questions)) throw new TypeError("Svc.preview: survey is a survey's public view");
+  if (!(options.target instanceof Element)) throw new TypeError("Svc.preview: target is the element to show the survey in");
+  const colorScheme = options.colorScheme ?? "light";
+  if (!schemes.includes(colorScheme)) throw new TypeError(`Svc.preview: colorScheme is "light", "dark" or "auto"`);
+  current?.close();
+  current = null;
+  const sent = { put: () => setTimeout(() => current?.delivered({ state: "sent" })), flush: () => {}, pending: () => false } as unknown as Outbox;
+  return new Promise<Result>((resolve) => {
+    const w = new Widget({ api: new PreviewApi(scriptBase, ""), outbox: sent, surveyId: "preview", survey, respondent: "preview", progress: null,
+      labels: mergeLabels(options.labels), target: options.target, autoCloseSeconds: 0, gesture: false, colorScheme,
+      done: (r) => {
+        if (current === w) current = null;
+        resolve(r);
+      },
+    });
+    current = w;
+    w.open();
+  });
+}
+
 Object.defineProperty(window, "Svc", {
-  value: Object.freeze({ show, close, init, track, setAttributes, reset }),
+  value: Object.freeze({ show, close, init, track, setAttributes, reset, preview }),
   configurable: true,
   enumerable: false,
   writable: false,

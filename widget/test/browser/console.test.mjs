@@ -42,6 +42,19 @@ test("a survey from a template, published, paused and deleted in the console", a
   await tab.getByRole("button", { name: "Save", exact: true }).click();
   await tab.getByRole("status").getByText("Saved.").waitFor();
 
+  // The preview: the real widget, inline beside the form, under the page's policy, sending nothing.
+  const calls = [];
+  tab.on("request", (req) => req.url().includes("/v1/svc/") && calls.push(req.url()));
+  await tab.getByRole("button", { name: "Preview" }).click();
+  const preview = tab.getByRole("region", { name: "Preview" });
+  await preview.getByRole("region", { name: "Our NPS, with plans" }).waitFor();
+  await preview.getByRole("radio", { name: "9" }).first().click();
+  await preview.getByRole("button", { name: "Next" }).click();
+  await preview.getByRole("radio", { name: "Pro" }).check();
+  await preview.getByRole("button", { name: "Next" }).click();
+  await preview.getByRole("textbox").first().waitFor(); // the open question after the plans
+  assert.deepEqual(calls, [], "the preview sent nothing");
+
   await tab.getByRole("link", { name: "All surveys" }).click();
   const item = () => tab.getByRole("listitem").filter({ has: tab.getByRole("link", { name: "Our NPS, with plans" }) }).first();
   await item().getByRole("button", { name: "Publish" }).click();
