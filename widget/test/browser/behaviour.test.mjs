@@ -242,7 +242,7 @@ test("the script defines window.Svc and no other global", async () => {
   await tab.addScriptTag({ url: `${base}/v1/svc/widget.js` });
   const added = (await names()).filter((n) => !before.has(n));
   assert.deepEqual(added, ["Svc"]);
-  assert.deepEqual(await tab.evaluate(() => Object.keys(Svc).sort()), ["close", "init", "reset", "setAttributes", "show", "track"]);
+  assert.deepEqual(await tab.evaluate(() => Object.keys(Svc).sort()), ["close", "init", "preview", "reset", "setAttributes", "show", "track"]);
   // Wrong options are refused with a clear error, before anything is fetched or shown.
   const err = await tab.evaluate(() => Svc.show({ surveyId: "x", respondent: "y" }).catch((e) => e.message));
   assert.equal(err, "Svc.show: publishableKey is required (a non-empty string)");
