@@ -117,12 +117,20 @@ func TestEditor(t *testing.T) {
 	}
 	ed.form.Set("title", "How are we doing, really?")
 	ed.form.Set("confirmTitle", "Thanks a lot!")
+	ed.form.Set("q0.description", "Zero is not at all, ten is certainly.")
+	ed.form.Set("q4.placeholder", "Anything at all")
+	ed.form.Set("q4.button", "Send")
 	ed.form.Del("back") // unticked
 	e.clock.Advance(time.Second)
 	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", rec.Code, ed.last.Body)
 	}
 	sv := stored()
+	comments, _ := sv.Questions[4].Properties.(survey.OpenEndedProperties)
+	if d := sv.Questions[0].Description; d == nil || *d != "Zero is not at all, ten is certainly." || comments.Placeholder == nil ||
+		*comments.Placeholder != "Anything at all" || comments.ButtonLabel != "Send" {
+		t.Errorf("a description, placeholder and button label: %v, %+v", d, comments)
+	}
 	if sv.Confirmation.Title != "Thanks a lot!" || sv.Confirmation.ButtonText == "" || sv.IsBackNavigationAllowed {
 		t.Errorf("the confirmation and back navigation: %+v, back %v", sv.Confirmation, sv.IsBackNavigationAllowed)
 	}

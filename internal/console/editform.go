@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -21,6 +22,8 @@ import (
 type editQuestion struct {
 	N                    int // 1-based
 	ID, JSON, Title      string
+	Description, Button  string
+	Placeholder          string // an open-ended question's
 	Type                 string
 	Required             bool
 	Options              string // a select question's option values, one a line
@@ -61,7 +64,8 @@ func formQuestions(f url.Values) []editQuestion {
 		p := fmt.Sprintf("q%d.", i)
 		scale, _ := strconv.Atoi(f.Get(p + "scale"))
 		out = append(out, editQuestion{ID: f.Get(p + "id"), JSON: f.Get(p + "json"), Title: f.Get(p + "title"), Type: f.Get(p + "type"),
-			Required: f.Get(p+"required") == "on", Options: f.Get(p + "options"), Scale: scale})
+			Required: f.Get(p+"required") == "on", Options: f.Get(p + "options"), Scale: scale,
+			Description: f.Get(p + "description"), Button: f.Get(p + "button"), Placeholder: f.Get(p + "placeholder")})
 	}
 	return out
 }
@@ -70,13 +74,25 @@ func formQuestions(f url.Values) []editQuestion {
 func viewQuestion(q survey.Question) editQuestion {
 	b, _ := json.Marshal(q)
 	e := editQuestion{ID: q.ID, JSON: string(b), Title: q.Title, Type: q.Type(), Required: q.Required}
+	if q.Description != nil {
+		e.Description = *q.Description
+	}
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		e.Options = optionLines(p.Options)
+		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
 	case survey.MultiSelectProperties:
-		e.Options = optionLines(p.Options)
+		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
 	case survey.RatingProperties:
-		e.Scale = p.Scale
+		e.Scale, e.Button = p.Scale, p.ButtonLabel
+	case survey.OpenEndedProperties:
+		e.Button = p.ButtonLabel
+		if p.Placeholder != nil {
+			e.Placeholder = *p.Placeholder
+		}
+	case survey.StatementProperties:
+		e.Button = p.ButtonLabel
+	case survey.BugReportProperties:
+		e.Button = p.ButtonLabel
 	}
 	return e
 }
@@ -101,21 +117,38 @@ func (e editQuestion) question() (survey.Question, error) {
 		}
 		q.Position, q.RoutingLogic = pos, routing
 	}
-	q.ID, q.Title, q.Required = e.ID, e.Title, e.Required
+	q.ID, q.Title, q.Required, q.Description = e.ID, e.Title, e.Required, nil
+	if d := strings.TrimSpace(e.Description); d != "" {
+		q.Description = &d
+	}
 	if retyped {
 		return q, nil // the form showed the old type's fields: the new type starts from its defaults
 	}
+	button := cmp.Or(strings.TrimSpace(e.Button), survey.DefaultButtonLabel)
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		p.Options = editedOptions(p.Options, e.Options)
+		p.Options, p.ButtonLabel = editedOptions(p.Options, e.Options), button
 		q.Properties = p
 	case survey.MultiSelectProperties:
-		p.Options = editedOptions(p.Options, e.Options)
+		p.Options, p.ButtonLabel = editedOptions(p.Options, e.Options), button
 		q.Properties = p
 	case survey.RatingProperties:
 		if e.Scale != 0 {
 			p.Scale = e.Scale
 		}
+		p.ButtonLabel = button
+		q.Properties = p
+	case survey.OpenEndedProperties:
+		p.ButtonLabel, p.Placeholder = button, nil
+		if ph := strings.TrimSpace(e.Placeholder); ph != "" {
+			p.Placeholder = &ph
+		}
+		q.Properties = p
+	case survey.StatementProperties:
+		p.ButtonLabel = button
+		q.Properties = p
+	case survey.BugReportProperties:
+		p.ButtonLabel = button
 		q.Properties = p
 	}
 	return q, nil
