@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/svc-feedback/svc/internal/report"
@@ -22,23 +23,19 @@ func (h *Handler) handleStatsGet(w http.ResponseWriter, r *http.Request, teamID 
 	if err != nil {
 		return err
 	}
-	tr, err := wire.Query(q, "timeRange") // given twice, a 400, as everywhere
-	if err != nil {
-		return err
-	}
 	var st store.Stats
-	sv, _, cur, _, err := h.rangeOf(r, teamID, q)
+	sv, tr, cur, _, err := h.rangeOf(r, teamID, q)
 	if err != nil {
 		return err
 	}
-	f, err := report.ParseFilter(q, sv.Definition)
+	reads, filtered, err := h.readsOf(q, sv)
 	if err != nil {
 		return err
 	}
-	if (tr != "" && tr != "all-time") || !f.Empty() {
+	if tr != "all-time" || filtered {
 		// A range other than the lifetime, or a filter: counted in it, unique respondents
 		// included.
-		if st, err = report.Filtered(h.store, sv, f, h.opts.MaxPageBytes).RangeStats(r.Context(), sv.ID, cur.Start, cur.End); err != nil {
+		if st, err = reads.RangeStats(r.Context(), sv.ID, cur.Start, cur.End); err != nil {
 			return err
 		}
 	} else {
@@ -135,6 +132,16 @@ func writePeriods[T any](h *Handler, w http.ResponseWriter, tr string, cur repor
 	return nil
 }
 
+// readsOf is the store the summary, stats and trends of sv read, through the request's filters
+// (report.Filtered: the store itself without one), and whether a filter is given.
+func (h *Handler) readsOf(q url.Values, sv store.Survey) (store.Store, bool, error) {
+	f, err := report.ParseFilter(q, sv.Definition)
+	if err != nil {
+		return nil, false, err
+	}
+	return report.Filtered(h.store, sv, f, h.opts.MaxPageBytes), !f.Empty(), nil
+}
+
 // rangeOf reads the request's survey of the team and its timeRange (all-time when absent):
 // the current period and the previous one (nil for all-time).
 func (h *Handler) rangeOf(r *http.Request, teamID string, q map[string][]string) (store.Survey, string, report.Period, *report.Period, error) {
@@ -166,21 +173,20 @@ func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	f, err := report.ParseFilter(q, sv.Definition)
+	reads, _, err := h.readsOf(q, sv)
 	if err != nil {
 		return err
 	}
-	st := report.Filtered(h.store, sv, f, h.opts.MaxPageBytes)
 	return writePeriods(h, w, tr, cur, prev, func(p report.Period) (report.SummaryPeriod, error) {
-		return report.Summary(r.Context(), st, sv, p, h.opts.MaxPageBytes)
+		return report.Summary(r.Context(), reads, sv, p, h.opts.MaxPageBytes)
 	})
 }
 
 // handleTrendsGet serves "GET /v1/protected/surveys/{surveyId}/trends" (extensions.md section
 // 9): the survey's views, responses, finished responses and rating questions' scores bucket by
 // bucket (interval day, the default, week or month) over a timeRange, from the counts the
-// store keeps on write. questionIds (repeated or comma-separated) picks the rating questions; all of them
-// by default.
+// store keeps on write. questionIds (repeated or comma-separated) picks the rating questions;
+// all of them by default.
 func (h *Handler) handleTrendsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q, err := queryValues(r)
 	if err != nil {
@@ -198,12 +204,11 @@ func (h *Handler) handleTrendsGet(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	f, err := report.ParseFilter(q, sv.Definition)
+	reads, _, err := h.readsOf(q, sv)
 	if err != nil {
 		return err
 	}
-	st := report.Filtered(h.store, sv, f, h.opts.MaxPageBytes)
-	t, err := report.Trends(r.Context(), st, sv, cur, cmp.Or(interval, report.IntervalDay), qs)
+	t, err := report.Trends(r.Context(), reads, sv, cur, cmp.Or(interval, report.IntervalDay), qs)
 	if err != nil {
 		return err
 	}
