@@ -53,7 +53,7 @@ func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
 		questions = append(questions, q.ID)
 	}
 	head = append(append(head, questions...), "metadata")
-	return &csvWriter{w: csv.NewWriter(w), questions: questions, head: head}
+	return &csvWriter{csvRows: csvRows{w: csv.NewWriter(w), head: head}, questions: questions}
 }
 
 // Export reads every response q finds in sv, oldest first, a page at a time, and writes them
@@ -104,24 +104,63 @@ func (e *ndjsonWriter) Write(r store.Response) error {
 
 func (e *ndjsonWriter) Flush() error { return nil }
 
-// csvWriter writes the header row before the first response (or at Flush, for none).
-type csvWriter struct {
+// csvRows writes a CSV export's rows: its header row before the first response's (or at Flush,
+// for none), every cell guarded by safeCells.
+type csvRows struct {
 	w         *csv.Writer
-	questions []string
-	row       []string
-	wroteHead bool
 	head      []string
+	wroteHead bool
 }
 
-func (e *csvWriter) Write(r store.Response) error {
-	if err := e.writeHead(); err != nil {
+func (c *csvRows) writeHead() error {
+	if c.wroteHead {
+		return nil
+	}
+	c.wroteHead = true
+	return c.w.Write(safeCells(c.head))
+}
+
+// writeRow writes a response's row, after the header row.
+func (c *csvRows) writeRow(row []string) error {
+	if err := c.writeHead(); err != nil {
 		return err
 	}
+	if err := c.w.Write(safeCells(row)); err != nil {
+		return err
+	}
+	return c.w.Error()
+}
+
+func (c *csvRows) Flush() error {
+	if err := c.writeHead(); err != nil {
+		return err
+	}
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// rawAnswers are a stored response's answers by question id, each as its JSON.
+func rawAnswers(r store.Response) (map[string]json.RawMessage, error) {
 	var answers map[string]json.RawMessage
 	if len(r.Data) > 0 {
 		if err := json.Unmarshal(r.Data, &answers); err != nil {
-			return fmt.Errorf("response %s: %w", r.ID, err)
+			return nil, fmt.Errorf("response %s: %w", r.ID, err)
 		}
+	}
+	return answers, nil
+}
+
+// csvWriter writes the CSV of question ids.
+type csvWriter struct {
+	csvRows
+	questions []string
+	row       []string
+}
+
+func (e *csvWriter) Write(r store.Response) error {
+	answers, err := rawAnswers(r)
+	if err != nil {
+		return err
 	}
 	e.row = append(e.row[:0], r.ID, r.Respondent, string(wire.AppendTime(nil, r.CreatedAt)), string(wire.AppendTime(nil, r.UpdatedAt)), strconv.FormatBool(r.Finished))
 	for _, q := range e.questions {
@@ -131,27 +170,7 @@ func (e *csvWriter) Write(r store.Response) error {
 	if meta == "" {
 		meta = "{}"
 	}
-	e.row = append(e.row, meta)
-	if err := e.w.Write(safeCells(e.row)); err != nil {
-		return err
-	}
-	return e.w.Error()
-}
-
-func (e *csvWriter) writeHead() error {
-	if e.wroteHead {
-		return nil
-	}
-	e.wroteHead = true
-	return e.w.Write(safeCells(e.head))
-}
-
-func (e *csvWriter) Flush() error {
-	if err := e.writeHead(); err != nil {
-		return err
-	}
-	e.w.Flush()
-	return e.w.Error()
+	return e.writeRow(append(e.row, meta))
 }
 
 // csvCell is an answer as a cell: a string as it is, a number as its JSON, anything else (lists,

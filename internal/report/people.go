@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -96,7 +95,11 @@ func newPeopleWriter(w io.Writer, def survey.Definition, metaKeys []string, link
 			return meta[k]
 		}})
 	}
-	return &peopleWriter{w: csv.NewWriter(w), cols: cols}
+	head := make([]string, 0, len(cols))
+	for _, c := range cols {
+		head = append(head, fitCell(c.head))
+	}
+	return &peopleWriter{csvRows: csvRows{w: csv.NewWriter(w), head: head}, cols: cols}
 }
 
 // questionColumns are a question's columns: none for a statement, four for a bug report, one
@@ -173,35 +176,17 @@ func fitCell(s string) string {
 	return s
 }
 
-// peopleWriter writes the header row before the first response (or at Flush, for none).
+// peopleWriter writes the CSV for people.
 type peopleWriter struct {
-	w         *csv.Writer
-	cols      []peopleColumn
-	row       []string
-	wroteHead bool
-}
-
-func (e *peopleWriter) writeHead() error {
-	if e.wroteHead {
-		return nil
-	}
-	e.wroteHead = true
-	e.row = e.row[:0]
-	for _, c := range e.cols {
-		e.row = append(e.row, fitCell(c.head))
-	}
-	return e.w.Write(safeCells(e.row))
+	csvRows
+	cols []peopleColumn
+	row  []string
 }
 
 func (e *peopleWriter) Write(r store.Response) error {
-	if err := e.writeHead(); err != nil {
+	answers, err := rawAnswers(r)
+	if err != nil {
 		return err
-	}
-	var answers map[string]json.RawMessage
-	if len(r.Data) > 0 {
-		if err := json.Unmarshal(r.Data, &answers); err != nil {
-			return fmt.Errorf("response %s: %w", r.ID, err)
-		}
 	}
 	var meta map[string]string
 	if len(r.Metadata) > 0 {
@@ -211,16 +196,5 @@ func (e *peopleWriter) Write(r store.Response) error {
 	for _, c := range e.cols {
 		e.row = append(e.row, fitCell(c.cell(r, answers, meta)))
 	}
-	if err := e.w.Write(safeCells(e.row)); err != nil {
-		return err
-	}
-	return e.w.Error()
-}
-
-func (e *peopleWriter) Flush() error {
-	if err := e.writeHead(); err != nil {
-		return err
-	}
-	e.w.Flush()
-	return e.w.Error()
+	return e.writeRow(e.row)
 }
