@@ -34,14 +34,21 @@ func Filtered(s store.Store, sv store.Survey, f Filter, maxPageBytes int) store.
 
 // each calls fn with every response of the survey created in [from, to) that the filter picks.
 func (fs *filteredStore) each(ctx context.Context, surveyID string, from, to time.Time, fn func(r store.Response) error) error {
-	q := store.ResponseQuery{SurveyID: surveyID, After: from, Before: to.Add(-time.Nanosecond), Oldest: true, Limit: exportPage, MaxBytes: fs.maxPageBytes}
+	q := store.ResponseQuery{SurveyID: surveyID, After: from, Before: to.Add(-time.Nanosecond)}
+	return eachMatch(ctx, fs.Store, q, fs.f, fs.maxPageBytes, fn)
+}
+
+// eachMatch calls fn with every response q finds that f picks, oldest first, reading the store
+// a page at a time (exportPage responses, of at most maxPageBytes of answers).
+func eachMatch(ctx context.Context, s store.Store, q store.ResponseQuery, f Filter, maxPageBytes int, fn func(r store.Response) error) error {
+	q.Limit, q.Oldest, q.MaxBytes = exportPage, true, maxPageBytes
 	for {
-		page, next, err := fs.Store.Responses(ctx, q)
+		page, next, err := s.Responses(ctx, q)
 		if err != nil {
 			return err
 		}
 		for _, r := range page {
-			if !fs.f.Match(r) {
+			if !f.Match(r) {
 				continue
 			}
 			if err := fn(r); err != nil {

@@ -39,25 +39,19 @@ type peopleColumn struct {
 // use (of those f picks), sorted: the CSV for people gives each its column. It keeps maxMetadataColumns of them at
 // most (the first in sort order).
 func MetadataKeys(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, f Filter, maxPageBytes int) ([]string, error) {
-	q.SurveyID, q.Limit, q.Oldest, q.MaxBytes = sv.ID, exportPage, true, maxPageBytes
+	q.SurveyID = sv.ID
 	seen := map[string]bool{}
-	for {
-		page, next, err := s.Responses(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range page {
-			var meta map[string]string
-			if f.Match(r) && len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &meta) == nil {
-				for k := range meta {
-					seen[k] = true
-				}
+	err := eachMatch(ctx, s, q, f, maxPageBytes, func(r store.Response) error {
+		var meta map[string]string
+		if len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &meta) == nil {
+			for k := range meta {
+				seen[k] = true
 			}
 		}
-		if next == nil {
-			break
-		}
-		q.Cursor = next
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(seen))
 	for k := range seen {
