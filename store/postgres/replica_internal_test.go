@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres/pgtest"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -38,18 +38,7 @@ func replicaURLs(t *testing.T) (primary, standby string) {
 		return v.String()
 	}
 	// A schema of its own, made on the primary and replayed on the standby.
-	admin, err := pgx.Connect(t.Context(), one(hosts[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("svc_replica_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := admin.Exec(t.Context(), `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		_ = admin.Close(context.Background())
-	})
+	schema := pgtest.Schema(t, one(hosts[0]))
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()

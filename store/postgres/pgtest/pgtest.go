@@ -42,19 +42,7 @@ func URL(t testing.TB) string {
 	if pooler := os.Getenv(PoolerEnv); pooler != "" {
 		return pooledURL(t, url, pooler)
 	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("svc_test_%d_%d", os.Getpid(), schemas.Add(1))
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		_ = admin.Close(context.Background())
-	})
+	schema := Schema(t, url)
 	sep := "?"
 	if strings.Contains(url, "?") {
 		sep = "&"
@@ -65,26 +53,41 @@ func URL(t testing.TB) string {
 // pooledURL makes a database on the server at direct, dropped when t ends, and returns the URL
 // of that database through the pooler.
 func pooledURL(t testing.TB, direct, pooler string) string {
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, direct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("svc_test_%d_%d", os.Getpid(), schemas.Add(1))
-	if _, err := admin.Exec(ctx, `CREATE DATABASE `+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		// FORCE: the pooler still holds server connections to it.
-		_, _ = admin.Exec(context.Background(), `DROP DATABASE `+name+` WITH (FORCE)`)
-		_ = admin.Close(context.Background())
-	})
+	// FORCE: the pooler still holds server connections to it.
+	name := scratch(t, direct, "DATABASE", " WITH (FORCE)")
 	u, err := neturl.Parse(pooler)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// Schema makes a new, empty schema on the server at url, dropped when t ends, and returns its
+// name.
+func Schema(t testing.TB, url string) string {
+	t.Helper()
+	return scratch(t, url, "SCHEMA", " CASCADE")
+}
+
+// scratch makes an object of kind (SCHEMA, DATABASE) with a name of its own on the server at
+// url, and drops it with dropOptions when t ends.
+func scratch(t testing.TB, url, kind, dropOptions string) string {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("svc_test_%d_%d", os.Getpid(), schemas.Add(1))
+	if _, err := admin.Exec(ctx, `CREATE `+kind+` `+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec(context.Background(), `DROP `+kind+` `+name+dropOptions)
+		_ = admin.Close(context.Background())
+	})
+	return name
 }
 
 // Direct returns the URL of the same database as url, not through the pooler of PoolerEnv;
