@@ -128,9 +128,9 @@ func (rs *Results) trend(r *http.Request, st store.Store, sv store.Survey, cur r
 
 // surveyOf is the request's {surveyId}, a survey of the team that is not deleted.
 func (rs *Results) surveyOf(r *http.Request) (store.Survey, error) {
-	id := r.PathValue("surveyId")
-	if !store.ValidSurveyID(id) {
-		return store.Survey{}, problem.BadRequest(fmt.Sprintf("surveyId %q is not a survey's id", wire.Truncate(id)))
+	id, err := surveyIDOf(r)
+	if err != nil {
+		return store.Survey{}, err
 	}
 	sv, err := rs.store.Survey(r.Context(), rs.teamID, id)
 	if err == nil && sv.Status == store.StatusDeleted {
@@ -140,6 +140,15 @@ func (rs *Results) surveyOf(r *http.Request) (store.Survey, error) {
 		return store.Survey{}, problem.NotFound("survey not found")
 	}
 	return sv, err
+}
+
+// surveyIDOf is the request's {surveyId}, when it is one.
+func surveyIDOf(r *http.Request) (string, error) {
+	id := r.PathValue("surveyId")
+	if !store.ValidSurveyID(id) {
+		return "", problem.BadRequest(fmt.Sprintf("surveyId %q is not a survey's id", wire.Truncate(id)))
+	}
+	return id, nil
 }
 
 // latest reads the page of the range's latest responses that q's cursor asks for (the newest

@@ -171,10 +171,12 @@ func (rs *Results) confirmDelete(w http.ResponseWriter, r *http.Request) {
 
 // modify changes the request's survey, moving its version forward.
 func (rs *Results) modify(r *http.Request, fn func(sv *store.Survey) error) error {
-	if _, err := rs.surveyOf(r); err != nil {
+	id, err := surveyIDOf(r)
+	if err != nil {
 		return err
 	}
-	_, err := store.ModifySurvey(r.Context(), rs.store, rs.teamID, r.PathValue("surveyId"), func(sv *store.Survey) error {
+	// The survey is read once, by the change itself: a deleted one is not found.
+	_, err = store.ModifySurvey(r.Context(), rs.store, rs.teamID, id, func(sv *store.Survey) error {
 		if sv.Status == store.StatusDeleted {
 			return store.ErrNotFound
 		}

@@ -104,6 +104,11 @@ func TestConsoleChanges(t *testing.T) {
 			t.Errorf("%s: %d, want %d", name, rec.Code, tc.want)
 		}
 	}
+	for _, other := range []string{e.survB.ID, id} { // another team's, and the one deleted above
+		if rec := post("/surveys/"+other+"/status", url.Values{"status": {"active"}}); rec.Code != 404 {
+			t.Errorf("publishing %s: %d, want 404", other, rec.Code)
+		}
+	}
 	if rec := post("/surveys/"+copyID+"/status", url.Values{"status": {"deleted"}}); rec.Code != 400 {
 		t.Errorf("a status other than active or inactive: %d", rec.Code)
 	}
