@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -191,12 +192,7 @@ func (rs *Results) losesAnswers(ctx context.Context, sv store.Survey, def survey
 		if counts[store.AnsweredKey][old.Position] == 0 {
 			continue
 		}
-		i := -1
-		for j := range def.Questions {
-			if def.Questions[j].ID == old.ID {
-				i = j
-			}
-		}
+		i := slices.IndexFunc(def.Questions, func(q survey.Question) bool { return q.ID == old.ID })
 		switch {
 		case i < 0:
 			out = append(out, fmt.Sprintf("“%s” has %d answers and would be removed.", old.Title, counts[store.AnsweredKey][old.Position]))

@@ -51,10 +51,10 @@ func ParseFilter(q url.Values, def survey.Definition) (Filter, error) {
 			if err != nil {
 				return Filter{}, err
 			}
-			b, err := strconv.ParseBool(v)
-			if err != nil || (v != "true" && v != "false") {
+			if v != "true" && v != "false" {
 				return Filter{}, store.Invalidf("finished is true or false")
 			}
+			b := v == "true"
 			f.finished = &b
 		case key == "language":
 			return Filter{}, store.Invalidf("language filters come with translated surveys, which this version of svc does not have yet")
