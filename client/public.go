@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -35,6 +36,20 @@ func (c *PublicClient) GetSurvey(ctx context.Context, surveyID string) (*survey.
 		return nil, err
 	}
 	return &d, nil
+}
+
+// GetSurveyIn returns an active survey's public view in a language: lang ("de-AT", say) or
+// the closest the survey has ("de"), else its default. It also returns the language served,
+// "" for a survey without translations.
+func (c *PublicClient) GetSurveyIn(ctx context.Context, surveyID, lang string) (*survey.Definition, string, error) {
+	var v struct {
+		survey.Definition
+		Language string `json:"language"`
+	}
+	if err := c.t.do(ctx, "GET", pathf("/v1/svc/%s", surveyID), url.Values{"lang": {lang}}, nil, &v, true); err != nil {
+		return nil, "", err
+	}
+	return &v.Definition, v.Language, nil
 }
 
 // History is a respondent's latest interactions with a survey; nil means never.
@@ -87,6 +102,8 @@ type ResponseInput struct {
 	Data       survey.Answers    `json:"data"`
 	Metadata   map[string]string `json:"metadata"`
 	Telemetry  *string           `json:"telemetry,omitempty"`
+	// Language is the language the answers were given in: the one GetSurveyIn returned.
+	Language string `json:"language,omitempty"`
 	// Finished marks the response finished (send it with the last answer); a finished response
 	// stays finished.
 	Finished bool `json:"finished,omitempty"`

@@ -20,6 +20,8 @@ type Response struct {
 	Respondent     string            `json:"respondent"`
 	Data           survey.Answers    `json:"data"`
 	ClientMetadata map[string]string `json:"clientMetadata"`
+	// Language is the language the answers were given in ("" when the writer did not say).
+	Language string `json:"language"`
 	// Finished tells that the respondent finished the survey.
 	Finished bool `json:"finished"`
 	// Telemetry is the response's telemetry; only GetResponse returns it.

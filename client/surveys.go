@@ -109,7 +109,9 @@ type SurveyPatch struct {
 	Confirmation            *survey.Confirmation
 	IsBackNavigationAllowed *bool
 	BackButtonLabel         *string
-	Display                 *survey.Display // the targeting rules, replaced whole when not nil
+	Display                 *survey.Display   // the targeting rules, replaced whole when not nil
+	Languages               *survey.Languages // the translations, replaced whole when not nil
+	Link                    *survey.Link      // how the link page is answered
 	WebhookURL              *string
 	WebhookWaitSeconds      *int
 	// RemoveDescription, RemoveDisplay and RemoveWebhook remove those members (a JSON null in
@@ -135,6 +137,8 @@ func (p SurveyPatch) MarshalJSON() ([]byte, error) {
 	set("isBackNavigationAllowed", p.IsBackNavigationAllowed, p.IsBackNavigationAllowed != nil)
 	set("backButtonLabel", p.BackButtonLabel, p.BackButtonLabel != nil)
 	set("display", p.Display, p.Display != nil)
+	set("languages", p.Languages, p.Languages != nil)
+	set("link", p.Link, p.Link != nil)
 	set("webhookUrl", p.WebhookURL, p.WebhookURL != nil)
 	set("webhookWaitSeconds", p.WebhookWaitSeconds, p.WebhookWaitSeconds != nil)
 	if p.RemoveDescription {

@@ -270,6 +270,8 @@ type Response struct {
 	Data       json.RawMessage
 	Metadata   json.RawMessage
 	Telemetry  *string
+	// Language is the language the answers were given in ("" when the writer did not say).
+	Language string
 	// Finished tells that the respondent finished the survey: a write said so, and it stays so.
 	Finished  bool
 	CreatedAt time.Time
@@ -291,6 +293,9 @@ type ResponseWrite struct {
 	Data       survey.Answers
 	Metadata   map[string]string
 	Telemetry  *string
+	// Language is the canonical language tag the answers were given in, or "": each write
+	// replaces it, as it replaces the metadata.
+	Language string
 	// Finished marks the response finished (the widget's last answer); false leaves it as it
 	// was, since a finished response stays finished.
 	Finished bool

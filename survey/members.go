@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,6 +26,8 @@ var memberNames = []string{
 	"urls", "excludeUrls", "match", "attributes", "key", "events", "delaySeconds", "percentage",
 	"recontact", "recontactDays", "maxDisplays", "startsAt", "endsAt", "responseLimit",
 	"ignoreCooldown", "priority",
+	// Translations and links.
+	"languages", "translations", "editableLabel", "anonymous", "link",
 	// A survey's settings beside its definition.
 	"status", "webhookUrl", "webhookSecret", "webhookWaitSeconds", "createdAt",
 }
@@ -37,7 +40,7 @@ var memberNames = []string{
 func CheckMembers(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	if err := checkValue(dec, "", 0); err != nil {
+	if err := checkValue(dec, "", "", 0); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -50,9 +53,14 @@ func CheckMembers(b []byte) error {
 // value nested a hundred thousand times would cost as much memory in paths.
 const maxDepth = 32
 
+// dataMaps are the objects of a definition whose member names are data, not svc's names (a
+// translation's language tags, question ids and option values), as shape paths: each data name
+// on the way written "*".
+var dataMaps = []string{"languages.translations", "languages.translations.*.questions", "languages.translations.*.questions.*.options"}
+
 // checkValue reads one value from dec, checking the objects in it; path names where it is,
-// depth how deep.
-func checkValue(dec *json.Decoder, path string, depth int) error {
+// shape the same with data names as "*", depth how deep.
+func checkValue(dec *json.Decoder, path, shape string, depth int) error {
 	if depth > maxDepth {
 		return invalid("%s: nested more than %d deep", path, maxDepth)
 	}
@@ -63,24 +71,24 @@ func checkValue(dec *json.Decoder, path string, depth int) error {
 	switch tok {
 	case json.Delim('{'):
 		seen := make(map[string]bool)
+		data := slices.Contains(dataMaps, shape)
 		for dec.More() {
 			tok, err := dec.Token()
 			if err != nil {
 				return syntaxError(err)
 			}
 			name := tok.(string) // the decoder allows only strings as names
-			at := name
-			if path != "" {
-				at = path + "." + name
-			}
+			at, in := join(path, name), join(shape, name)
 			if seen[name] {
 				return invalid("%s: the member appears twice", at)
 			}
 			seen[name] = true
-			if err := exactMember(name, at); err != nil {
+			if data {
+				in = join(shape, "*")
+			} else if err := exactMember(name, at); err != nil {
 				return err
 			}
-			if err := checkValue(dec, at, depth+1); err != nil {
+			if err := checkValue(dec, at, in, depth+1); err != nil {
 				return err
 			}
 		}
@@ -88,7 +96,7 @@ func checkValue(dec *json.Decoder, path string, depth int) error {
 		return syntaxError(err)
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if err := checkValue(dec, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
+			if err := checkValue(dec, path+"["+strconv.Itoa(i)+"]", shape+"[]", depth+1); err != nil {
 				return err
 			}
 		}
@@ -96,6 +104,13 @@ func checkValue(dec *json.Decoder, path string, depth int) error {
 		return syntaxError(err)
 	}
 	return nil
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 // exactMember refuses a name that is one of memberNames in other letter case.

@@ -32,6 +32,17 @@ type Definition struct {
 	BackButtonLabel         string       `json:"backButtonLabel"`
 	// Display holds the targeting rules, if any: the team's, left out of the public view.
 	Display *Display `json:"display,omitempty"`
+	// Languages holds the survey's translations, if any; the public view is one language's.
+	Languages *Languages `json:"languages,omitempty"`
+	// Link holds how the survey's link page may be answered, if it has one of its own.
+	Link *Link `json:"link,omitempty"`
+}
+
+// Link is how a survey is answered on its link page, /s/{surveyId} (extensions.md section 10).
+type Link struct {
+	// Anonymous lets the page be answered without a signed link: each browser is then one
+	// respondent.
+	Anonymous bool `json:"anonymous"`
 }
 
 // Confirmation is the screen shown after the last question.
@@ -109,7 +120,10 @@ type RatingProperties struct {
 
 // Option is one choice of a select question.
 type Option struct {
-	Value       string  `json:"value"`
+	Value string `json:"value"`
+	// Label is what a person is shown for the option, when it is not its value: set in a
+	// translated view from the translation's text for the value.
+	Label       *string `json:"label,omitempty"`
 	Description *string `json:"description,omitempty"`
 }
 

@@ -85,6 +85,11 @@ func (d *Definition) Validate() error {
 			return err
 		}
 	}
+	if d.Languages != nil {
+		if err := validateLanguages(d); err != nil {
+			return err
+		}
+	}
 	if d.Display != nil {
 		return validateDisplay(d.Display)
 	}

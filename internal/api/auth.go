@@ -7,15 +7,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/linkauth"
 	"github.com/svc-feedback/svc/store"
 )
 
 // teamHandler serves a request on behalf of the team that owns the request's key.
 type teamHandler func(w http.ResponseWriter, r *http.Request, teamID string) error
 
-// public wraps a public endpoint: it requires a publishable key in x-svc-pk.
+// public wraps a public endpoint: it requires a publishable key in x-svc-pk, or a link page's
+// token there (links.go).
 func (h *Handler) public(fn teamHandler) http.Handler {
-	return h.withKey(fn, store.Publishable, func(r *http.Request) (string, error) {
+	keyed := h.withKey(fn, store.Publishable, func(r *http.Request) (string, error) {
 		key := headerValue(r.Header, headerPublishableKey)
 		if key == "" {
 			return "", unauthorized("missing publishable key: send it in the x-svc-pk header")
@@ -24,6 +26,13 @@ func (h *Handler) public(fn teamHandler) http.Handler {
 			return "", unauthorized("x-svc-pk holds a secret key: use a publishable key (svc_pk_...) here, and never put secret keys in client code")
 		}
 		return key, nil
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if key := headerValue(r.Header, headerPublishableKey); strings.HasPrefix(key, linkauth.TokenPrefix) {
+			h.linked(fn, key).ServeHTTP(w, r)
+			return
+		}
+		keyed.ServeHTTP(w, r)
 	})
 }
 

@@ -172,7 +172,7 @@ func TestResponseFilters(t *testing.T) {
 	}
 
 	for _, bad := range []string{"answer.nope=1", "answer.favourite.min=1", "answer.nps=high", "answer.bug=x", "answer.thanks=x",
-		"language=de", "finished=maybe", "answer.nps.min=1&answer.nps.min=2", "answer.comments=" + strings.Repeat("x", 1001)} {
+		"language=xx", "finished=maybe", "answer.nps.min=1&answer.nps.min=2", "answer.comments=" + strings.Repeat("x", 1001)} {
 		wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/responses?"+bad), http.StatusBadRequest, "invalid_request")
 	}
 }

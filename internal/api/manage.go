@@ -27,7 +27,7 @@ const webhookSecretOverlap = 24 * time.Hour
 
 // surveyMembers are the top-level members a survey body may hold, as the fixture names them.
 var surveyMembers = []string{"id", "status", "title", "description", "questions", "confirmation",
-	"isBackNavigationAllowed", "backButtonLabel", "display", "webhookUrl", "webhookSecret", "webhookWaitSeconds"}
+	"isBackNavigationAllowed", "backButtonLabel", "display", "languages", "link", "webhookUrl", "webhookSecret", "webhookWaitSeconds"}
 
 // surveyInput is a survey as POST and PATCH take it: the fixture's survey object without its
 // history.

@@ -180,7 +180,11 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 		}{nil, 0, d.Reason})
 		return nil
 	}
-	enc, err := h.publicSurvey(sv)
+	lang, err := surveyLanguage(r, &sv)
+	if err != nil {
+		return err
+	}
+	enc, err := h.publicSurvey(sv, lang)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ type responseBody struct {
 	Metadata   map[string]string
 	HasMeta    bool
 	Telemetry  *string
+	Language   *string
 	Finished   bool
 }
 
@@ -41,8 +42,10 @@ func decodeResponseBody(body []byte, def *survey.Definition) (responseBody, erro
 			b.Metadata, b.HasMeta, err = decodeMetadata(jr)
 		case "finished":
 			b.Finished, err = jr.boolOrNull("finished")
+		case "language":
+			b.Language, err = jr.stringOrNull("language")
 		default:
-			if err := exactName(name, "respondent", "telemetry", "data", "metadata", "finished"); err != nil {
+			if err := exactName(name, "respondent", "telemetry", "data", "metadata", "finished", "language"); err != nil {
 				return err
 			}
 			err = jr.skip() // the widget may send more than svc reads

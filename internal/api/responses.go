@@ -46,9 +46,16 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	case !body.HasMeta:
 		return badRequest("metadata is required: an object of strings (it may be empty)")
 	}
+	if err := grantRespondentCheck(r.Context(), *body.Respondent); err != nil {
+		return err
+	}
+	lang, err := responseLanguage(body.Language)
+	if err != nil {
+		return err
+	}
 	answers := body.Data
 	write := store.ResponseWrite{SurveyID: sv.ID, ID: id, Respondent: *body.Respondent, Data: answers,
-		Metadata: body.Metadata, Telemetry: body.Telemetry, Finished: body.Finished, At: h.now().UTC()}
+		Metadata: body.Metadata, Telemetry: body.Telemetry, Language: lang, Finished: body.Finished, At: h.now().UTC()}
 	if err := write.Validate(); err != nil {
 		return err
 	}

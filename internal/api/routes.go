@@ -48,6 +48,12 @@ func (h *Handler) routes() {
 	h.handle("POST /v1/protected/surveys/{surveyId}/prompts", h.protected(h.handlePromptPost))
 	h.handle("GET /v1/protected/surveys/{surveyId}/prompts", h.protected(h.handlePromptsList))
 	h.handle("DELETE /v1/protected/surveys/{surveyId}/prompts/{promptId}", h.protected(h.handlePromptDelete))
+
+	// Link surveys: the team's link secret (secret key), and the pages links open (no key).
+	h.handle("POST /v1/protected/settings/link-secret", h.protected(h.handleLinkSecretPost))
+	h.handle("GET /s/{surveyId}", h.handleLinkPage)
+	h.handle("GET /s/link.css", h.handleLinkFile)
+	h.handle("GET /s/link.js", h.handleLinkFile)
 }
 
 // handle registers one route, and keeps its pattern for Patterns.

@@ -71,9 +71,16 @@ func (h *Handler) handleSurveyGet(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	enc, err := h.publicSurvey(sv)
+	lang, err := surveyLanguage(r, &sv)
 	if err != nil {
 		return err
+	}
+	enc, err := h.publicSurvey(sv, lang)
+	if err != nil {
+		return err
+	}
+	if sv.Languages != nil {
+		w.Header().Add("Vary", "Accept-Language")
 	}
 	setHeader(w.Header(), headerETag, enc.etag)
 	setHeader(w.Header(), headerCacheControl, "no-cache")
@@ -92,18 +99,29 @@ type encodedSurvey struct {
 	etag    string
 }
 
-// publicSurvey returns the survey's encoded public view, from the cache when the survey's
-// version (UpdatedAt, which the store moves forward on every change) has not changed.
-func (h *Handler) publicSurvey(sv store.Survey) (*encodedSurvey, error) {
+// publicView is a survey as a person answers it: its texts in one language, which it names
+// when the survey has translations.
+type publicView struct {
+	survey.Definition
+	Language string `json:"language,omitempty"`
+}
+
+// publicSurvey returns the survey's encoded public view in lang ("" for a survey without
+// translations), from the cache when the survey's version (UpdatedAt, which the store moves
+// forward on every change) has not changed.
+func (h *Handler) publicSurvey(sv store.Survey, lang string) (*encodedSurvey, error) {
+	key := sv.ID
+	if lang != "" {
+		key += "/" + lang
+	}
 	h.surveysMu.RLock()
-	enc, ok := h.surveys[sv.ID]
+	enc, ok := h.surveys[key]
 	h.surveysMu.RUnlock()
 	if ok && enc.version.Equal(sv.UpdatedAt) {
 		return enc, nil
 	}
-	public := sv.Definition
-	public.Display = nil // the team's targeting rules are not the browser's business
-	body, err := json.Marshal(public)
+	// The team's targeting rules and the other languages are not the browser's business.
+	body, err := json.Marshal(publicView{sv.Definition.Localize(lang), lang})
 	if err != nil {
 		return nil, fmt.Errorf("encode survey %s: %w", sv.ID, err)
 	}
@@ -111,7 +129,7 @@ func (h *Handler) publicSurvey(sv store.Survey) (*encodedSurvey, error) {
 	sum := sha256.Sum256(body)
 	enc = &encodedSurvey{version: sv.UpdatedAt, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 	h.surveysMu.Lock()
-	h.surveys[sv.ID] = enc
+	h.surveys[key] = enc
 	h.surveysMu.Unlock()
 	return enc, nil
 }

@@ -41,7 +41,8 @@ type Writer interface {
 
 // NewWriter returns a Writer of format to w: FormatCSV, a header row (id, respondent,
 // createdAt, updatedAt, finished, one column per question of def in position order headed by
-// its id, metadata) and a row per response; or FormatNDJSON, one response per line as the
+// its id, metadata, and language for a survey with translations) and a row per response; or
+// FormatNDJSON, one response per line as the
 // protected API shows it.
 func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
 	if format == FormatNDJSON {
@@ -53,7 +54,12 @@ func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
 		questions = append(questions, q.ID)
 	}
 	head = append(append(head, questions...), "metadata")
-	return &csvWriter{csvRows: csvRows{w: csv.NewWriter(w), head: head}, questions: questions}
+	// Last, and only where there are languages: the header of section 3 stays as it was.
+	languages := def.Languages != nil
+	if languages {
+		head = append(head, "language")
+	}
+	return &csvWriter{csvRows: csvRows{w: csv.NewWriter(w), head: head}, questions: questions, languages: languages}
 }
 
 // Export reads every response q finds in sv, oldest first, a page at a time, and writes them
@@ -154,6 +160,7 @@ func rawAnswers(r store.Response) (map[string]json.RawMessage, error) {
 type csvWriter struct {
 	csvRows
 	questions []string
+	languages bool
 	row       []string
 }
 
@@ -170,7 +177,11 @@ func (e *csvWriter) Write(r store.Response) error {
 	if meta == "" {
 		meta = "{}"
 	}
-	return e.writeRow(append(e.row, meta))
+	e.row = append(e.row, meta)
+	if e.languages {
+		e.row = append(e.row, r.Language)
+	}
+	return e.writeRow(e.row)
 }
 
 // csvCell is an answer as a cell: a string as it is, a number as its JSON, anything else (lists,

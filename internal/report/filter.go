@@ -21,6 +21,7 @@ type Filter struct {
 	answers  map[string]answerFilter
 	metadata map[string][]string // any of the values
 	finished *bool
+	language []string // any of them, each with its regional forms
 }
 
 // answerFilter is a question's condition: any of values, and within min and max for a rating.
@@ -39,7 +40,8 @@ const (
 // ParseFilter reads a request's filters for survey def: answer.{questionId}=value (repeated:
 // any of them; a rating's score, a choice's option value or free text, a word an open-ended
 // answer contains, in any case), answer.{questionId}.min and .max for a rating,
-// metadata.{key}=value (repeated: any), finished=true|false. A filter of a question the survey
+// metadata.{key}=value (repeated: any), finished=true|false, language=tag (repeated: any; "de"
+// also picks "de-AT"). A filter of a question the survey
 // does not have, or that cannot be filtered so, is an error wrapping store.ErrInvalid.
 func ParseFilter(q url.Values, def survey.Definition) (Filter, error) {
 	var f Filter
@@ -57,7 +59,13 @@ func ParseFilter(q url.Values, def survey.Definition) (Filter, error) {
 			b := v == "true"
 			f.finished = &b
 		case key == "language":
-			return Filter{}, store.Invalidf("language filters come with translated surveys, which this version of svc does not have yet")
+			for _, v := range values {
+				tag, err := survey.CanonicalLanguage(v)
+				if err != nil {
+					return Filter{}, store.Invalidf("language: %v", err)
+				}
+				f.language = append(f.language, tag)
+			}
 		case strings.HasPrefix(key, "metadata."):
 			name := strings.TrimPrefix(key, "metadata.")
 			if name == "" || utf8.RuneCountInString(name) > maxFilterValue {
@@ -143,11 +151,18 @@ func (f *Filter) addAnswer(def survey.Definition, name string, values []string) 
 }
 
 // Empty reports whether the filter picks every response.
-func (f Filter) Empty() bool { return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil }
+func (f Filter) Empty() bool {
+	return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil && len(f.language) == 0
+}
 
 // Match reports whether the response passes every condition of the filter.
 func (f Filter) Match(r store.Response) bool {
 	if f.finished != nil && r.Finished != *f.finished {
+		return false
+	}
+	if len(f.language) > 0 && !slices.ContainsFunc(f.language, func(tag string) bool {
+		return r.Language == tag || strings.HasPrefix(r.Language, tag+"-")
+	}) {
 		return false
 	}
 	if len(f.metadata) > 0 {

@@ -77,6 +77,9 @@ func newPeopleWriter(w io.Writer, def survey.Definition, metaKeys []string, link
 			return map[bool]string{true: "yes", false: "no"}[r.Finished]
 		}},
 	}
+	if def.Languages != nil {
+		cols = append(cols, peopleColumn{"Language", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string { return r.Language }})
+	}
 	titles := map[string]int{}
 	for _, q := range def.Questions {
 		titles[q.Title]++

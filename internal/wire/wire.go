@@ -58,7 +58,7 @@ func TimePtr(t *time.Time) *Time {
 }
 
 // AppendResponse appends one response as the protected API shows it (contract 2.6, plus
-// finished and updatedAt), its stored data and metadata spliced in as they are; with telemetry,
+// language, finished and updatedAt), its stored data and metadata spliced in as they are; with telemetry,
 // its telemetry too (a string or null).
 func AppendResponse(b []byte, r store.Response, telemetry bool) []byte {
 	b = append(b, `{"id":`...)
@@ -69,6 +69,12 @@ func AppendResponse(b []byte, r store.Response, telemetry bool) []byte {
 	b = append(b, rawOrEmpty(r.Data)...)
 	b = append(b, `,"clientMetadata":`...)
 	b = append(b, rawOrEmpty(r.Metadata)...)
+	b = append(b, `,"language":`...)
+	if r.Language != "" {
+		b = jsonappend.String(b, r.Language)
+	} else {
+		b = append(b, "null"...)
+	}
 	b = append(b, `,"finished":`...)
 	b = strconv.AppendBool(b, r.Finished)
 	if telemetry {

@@ -23,9 +23,9 @@ func insertWrites(ctx context.Context, conn querier, ops []*writeOp) error {
 			continue
 		}
 		w := op.w
-		b.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
-			w.SurveyID, w.ID, w.Respondent, op.data, op.meta, w.Telemetry, op.at, w.Finished, textsParam(op.texts))
+		b.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts, language)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
+			w.SurveyID, w.ID, w.Respondent, op.data, op.meta, w.Telemetry, op.at, w.Finished, textsParam(op.texts), w.Language)
 	}
 	events.queue(&b)
 	br := conn.SendBatch(ctx, &b)
@@ -80,7 +80,7 @@ func (s *Store) lockTaken(ctx context.Context, conn querier, ops []*writeOp) err
 func (s *Store) queueCreated(b *pgx.Batch, f *followUps, op *writeOp) bool {
 	w, sv := op.w, op.sv
 	op.resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: op.data, Metadata: op.meta,
-		Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: sqlrow.FromMS(op.at), UpdatedAt: sqlrow.FromMS(op.at)}
+		Telemetry: w.Telemetry, Language: w.Language, Finished: w.Finished, CreatedAt: sqlrow.FromMS(op.at), UpdatedAt: sqlrow.FromMS(op.at)}
 	f.interact(w.SurveyID, w.Respondent, responded, op.at)
 	if w.Finished {
 		f.tally(w.SurveyID).finished++
@@ -113,8 +113,8 @@ func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
 		return
 	}
 	finished := old.Finished || w.Finished // a finished response stays finished
-	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5, texts = $6 WHERE survey_id = $7 AND id = $8`,
-		op.data, op.meta, w.Telemetry, op.at, finished, textsParam(op.texts), w.SurveyID, w.ID)
+	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5, texts = $6, language = $7 WHERE survey_id = $8 AND id = $9`,
+		op.data, op.meta, w.Telemetry, op.at, finished, textsParam(op.texts), w.Language, w.SurveyID, w.ID)
 	if finished && !old.Finished {
 		f.tally(w.SurveyID).finished++
 	}
@@ -130,7 +130,7 @@ func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
 			sqlrow.MS(sv.DeliveryDue(sqlrow.FromMS(op.at), finished)), op.at, w.SurveyID, w.ID)
 	}
 	op.resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: op.data, Metadata: op.meta,
-		Telemetry: w.Telemetry, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: sqlrow.FromMS(op.at)}
+		Telemetry: w.Telemetry, Language: w.Language, Finished: finished, CreatedAt: old.CreatedAt, UpdatedAt: sqlrow.FromMS(op.at)}
 }
 
 // eventRows are new events, as the arrays of one insert.

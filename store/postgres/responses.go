@@ -90,7 +90,7 @@ func (s *Store) pipelined(ctx context.Context, what string, fn func(conn querier
 	return nil
 }
 
-const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`
+const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, language, finished, created_at, updated_at`
 
 func scanResponse(row pgx.Row) (store.Response, error) {
 	var (
@@ -98,7 +98,7 @@ func scanResponse(row pgx.Row) (store.Response, error) {
 		data, meta        string
 		created, modified int64
 	)
-	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &r.Telemetry, &r.Finished, &created, &modified); err != nil {
+	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &r.Telemetry, &r.Language, &r.Finished, &created, &modified); err != nil {
 		return store.Response{}, err
 	}
 	r.Data, r.Metadata = []byte(data), []byte(meta)

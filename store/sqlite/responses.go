@@ -34,9 +34,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	)
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		created = false
-		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
-			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished, nullText(texts))
+		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts, language)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
+			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished, nullText(texts), w.Language)
 		if err != nil {
 			return s.mapErr(err, "put response "+w.ID)
 		}
@@ -108,15 +108,15 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 	}
 	t := sqlrow.FromMS(at)
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-		Telemetry: w.Telemetry, Finished: w.Finished, CreatedAt: t, UpdatedAt: t}, nil
+		Telemetry: w.Telemetry, Language: w.Language, Finished: w.Finished, CreatedAt: t, UpdatedAt: t}, nil
 }
 
 // updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
 // the response's creation time) from old to sc.
 func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta, texts []byte, at, createdAt int64, wasFinished bool, old, sc []store.Count) (store.Response, error) {
 	finished := wasFinished || w.Finished // a finished response stays finished
-	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ?, texts = ? WHERE survey_id = ? AND id = ?`,
-		data, meta, w.Telemetry, at, finished, nullText(texts), w.SurveyID, w.ID)
+	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ?, texts = ?, language = ? WHERE survey_id = ? AND id = ?`,
+		data, meta, w.Telemetry, at, finished, nullText(texts), w.Language, w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, s.mapErr(err, "update response "+w.ID)
 	}
@@ -136,7 +136,7 @@ func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta, te
 		return store.Response{}, err
 	}
 	return store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: data, Metadata: meta,
-		Telemetry: w.Telemetry, Finished: finished, CreatedAt: sqlrow.FromMS(createdAt), UpdatedAt: sqlrow.FromMS(at)}, nil
+		Telemetry: w.Telemetry, Language: w.Language, Finished: finished, CreatedAt: sqlrow.FromMS(createdAt), UpdatedAt: sqlrow.FromMS(at)}, nil
 }
 
 // postponeDelivery moves the delivery of a response written at, not yet attempted, to when the
@@ -148,7 +148,7 @@ func (s *Store) postponeDelivery(tx *sql.Tx, sv store.Survey, w store.ResponseWr
 	return s.mapErr(err, "postpone delivery")
 }
 
-const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, finished, created_at, updated_at`
+const responseColumns = `id, survey_id, respondent, data, metadata, telemetry, language, finished, created_at, updated_at`
 
 func scanResponse(row interface{ Scan(...any) error }) (store.Response, error) {
 	var (
@@ -157,7 +157,7 @@ func scanResponse(row interface{ Scan(...any) error }) (store.Response, error) {
 		telemetry         sql.NullString
 		created, modified int64
 	)
-	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &telemetry, &r.Finished, &created, &modified); err != nil {
+	if err := row.Scan(&r.ID, &r.SurveyID, &r.Respondent, &data, &meta, &telemetry, &r.Language, &r.Finished, &created, &modified); err != nil {
 		return store.Response{}, err
 	}
 	r.Data, r.Metadata = data, meta
@@ -273,7 +273,7 @@ func (s *Store) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]sto
 func responsesQuery(q store.ResponseQuery) (string, []any) {
 	// Data and metadata come as one value, joined by a NUL byte (which JSON text never
 	// contains): each value the driver hands out costs two allocations.
-	return pageQuery(`SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at, finished FROM responses`, q)
+	return pageQuery(`SELECT id, respondent, CAST(data || x'00' || metadata AS BLOB), created_at, updated_at, finished, language FROM responses`, q)
 }
 
 // pageQuery completes a selection of responses with q's conditions, order and limit (one more
@@ -317,9 +317,10 @@ func appendResponseRows(page []store.Response, rows driver.Rows, q store.Respons
 		both              []byte
 		created, modified int64
 		finished          int64
+		language          string
 	)
-	values := make([]driver.Value, 6)
-	dest := []any{&id, &respondent, &both, &created, &modified, &finished}
+	values := make([]driver.Value, 7)
+	dest := []any{&id, &respondent, &both, &created, &modified, &finished, &language}
 	limit, size := q.Limit, 0
 	for len(page) <= limit {
 		if err := rows.Next(values); err == io.EOF {
@@ -337,7 +338,7 @@ func appendResponseRows(page []store.Response, rows driver.Rows, q store.Respons
 		// Capped, so that appending to the data cannot overwrite the metadata after it.
 		data, meta := both[:end:end], both[end+1:]
 		page = append(page, store.Response{ID: id, SurveyID: q.SurveyID, Respondent: respondent, Data: data, Metadata: meta,
-			Finished: finished != 0, CreatedAt: sqlrow.FromMS(created), UpdatedAt: sqlrow.FromMS(modified)})
+			Language: language, Finished: finished != 0, CreatedAt: sqlrow.FromMS(created), UpdatedAt: sqlrow.FromMS(modified)})
 		if size += len(both) - 1; q.MaxBytes > 0 && size >= q.MaxBytes && len(page) < limit {
 			limit = len(page) // the page is full by size: one more row tells whether more follow
 		}

@@ -52,6 +52,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PersonAndPrompts", testPersonAndPrompts},
 		{"ActiveRules", testActiveRules},
 		{"Responded", testResponded},
+		{"Links", testLinks},
+		{"ResponseLanguage", testResponseLanguage},
 		{"Closed", testClosed},
 		{"ZeroTimes", testZeroTimes},
 	}
