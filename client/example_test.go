@@ -192,3 +192,12 @@ func ExampleClient_EraseRespondent() {
 	fmt.Printf("erased %d responses and %d events\n", erased.Responses, erased.Events)
 	// Output: erased 1 responses and 0 events
 }
+
+// SignLink makes a person's link to a survey's link page, for an e-mail, with a one-click score
+// appended. The signature is the one docs/languages-and-links.md makes with openssl.
+func ExampleSignLink() {
+	expires := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	link := client.SignLink("svc_ls_example-secret", "https://app.example.com/feedback", "clinksurvey0000000000001", "ann@example.com", expires)
+	fmt.Println(link + "&a.nps=9")
+	// Output: https://app.example.com/feedback/s/clinksurvey0000000000001?exp=1796115600&r=ann%40example.com&sig=b5729fc365734deb1ef1df2dbac5ec42601b72756a1c11d13765a4b843cb0652&a.nps=9
+}

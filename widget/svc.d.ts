@@ -57,7 +57,22 @@ declare namespace Svc {
      * follow the person's system setting.
      */
     colorScheme?: "light" | "dark" | "auto";
+    /**
+     * The language to show the survey in, such as "de" or "pt-BR", for a survey with
+     * translations; by default the browser's (its Accept-Language). Its closest translation is
+     * shown, else the survey's default language. The widget's own words follow the survey's.
+     */
+    language?: string;
+    /**
+     * The widget's own words in languages it does not ship (it ships en, de, fr, es and ar), by
+     * language tag: { pt: { close: "Fechar", … } }.
+     */
+    labelsFor?: Record<string, Partial<Labels>>;
     labels?: Partial<Labels>;
+    /** Continue (or start) the response with this id, as a link page does. */
+    responseId?: string;
+    /** Answers given already (a link's): the survey starts at the first question they leave. */
+    answers?: Record<string, number | string | string[]>;
   }
 
   /** The options of Svc.init: the survey is svc's choice, from the team's display rules. */
@@ -78,6 +93,8 @@ declare namespace Svc {
     /** Close the confirmation by itself after this many seconds, 0 to 86400 (default 0: never). */
     autoCloseSeconds?: number;
     colorScheme?: "light" | "dark" | "auto";
+    /** The widget's own words in languages it does not ship, by language tag (see ShowOptions). */
+    labelsFor?: Record<string, Partial<Labels>>;
     labels?: Partial<Labels>;
   }
 

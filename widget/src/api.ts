@@ -48,8 +48,9 @@ export class Api {
     return (await reply(res)) as T;
   }
 
-  survey(id: string): Promise<Survey> {
-    return this.get<Survey>(`/v1/svc/${enc(id)}`);
+  /** survey reads a survey's public view: in lang when given, else in the browser's language. */
+  survey(id: string, lang?: string): Promise<Survey> {
+    return this.get<Survey>(`/v1/svc/${enc(id)}` + (lang ? `?lang=${enc(lang)}` : ""));
   }
 
   history(id: string, respondent: string): Promise<History> {

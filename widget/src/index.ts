@@ -2,8 +2,9 @@
 // moves on, and resolves with what happened. See extensions.md section 1 for the contract.
 import { Api, Outbox, type Delivery } from "./api";
 import { mergeLabels } from "./labels";
-import { loadProgress, storage, type Progress } from "./state";
-import type { Survey } from "./types";
+import { ordered, resumeAt } from "./routing";
+import { loadProgress, newResponseId, storage, type Progress } from "./state";
+import type { Answers, Survey } from "./types";
 import { Widget, type Result, type ShowOptions } from "./widget";
 
 // Where this script came from, read while it runs (currentScript is null afterwards): the API
@@ -72,7 +73,7 @@ async function show(options: ShowOptions): Promise<Result> {
   current?.close();
   current = null;
 
-  const progress = loadProgress(surveyId, respondent);
+  const progress = given(options, loadProgress(surveyId, respondent));
   const skipIfResponded = options.skipIfResponded !== false;
   const cooldownDays = Number(options.cooldownDays) || 0;
   if (!progress && (skipIfResponded || cooldownDays > 0)) {
@@ -82,7 +83,8 @@ async function show(options: ShowOptions): Promise<Result> {
     const recent = [hist.lastViewedAt, hist.lastDismissedAt].some((t) => t && Date.parse(t) > cutoff);
     if (cooldownDays > 0 && recent) return { outcome: "skipped" };
   }
-  const survey = await api.survey(surveyId);
+  const survey = await api.survey(surveyId, typeof options.language === "string" ? options.language : undefined);
+  if (progress && !progress.path.length) progress.path = resumeAt(ordered(survey.questions), progress.answers);
   await domReady(); // show may be called from a script in <head>, before <body> exists
   return present({ api, surveyId, survey, respondent, progress, options, autoCloseSeconds, colorScheme,
     // A person who started typing in the page while the survey loaded keeps the focus too.
@@ -95,7 +97,7 @@ interface Presentation {
   survey: Survey;
   respondent: string;
   progress: Progress | null;
-  options: { labels?: Partial<Svc.Labels>; metadata?: Record<string, unknown>; target?: Element | null };
+  options: { labels?: Partial<Svc.Labels>; labelsFor?: Record<string, Partial<Svc.Labels>>; language?: string; metadata?: Record<string, unknown>; target?: Element | null };
   autoCloseSeconds: number;
   colorScheme: string;
   gesture: boolean;
@@ -111,7 +113,7 @@ function present(p: Presentation): Promise<Result> {
       survey: p.survey,
       respondent: p.respondent,
       progress: p.progress,
-      labels: mergeLabels(p.options.labels),
+      labels: mergeLabels(p.options.labels, p.survey.language ?? p.options.language, p.options.labelsFor),
       metadata: p.options.metadata,
       target: p.options.target ?? null,
       autoCloseSeconds: p.autoCloseSeconds,
@@ -125,6 +127,17 @@ function present(p: Presentation): Promise<Result> {
     current = w;
     w.open();
   });
+}
+
+// given is the response the page gives (responseId, answers: a link page's), unless this browser
+// holds its own progress in it; an empty path is worked out from the answers once the survey is
+// read.
+function given(o: ShowOptions, stored: Progress | null): Progress | null {
+  const id = typeof o.responseId === "string" && o.responseId ? o.responseId : null;
+  const answers = o.answers && typeof o.answers === "object" ? (o.answers as Answers) : null;
+  if (!id && !answers) return stored;
+  if (stored && (!id || stored.responseId === id)) return stored;
+  return { responseId: id ?? newResponseId(), path: [], answers: { ...answers } };
 }
 
 function domReady(): Promise<void> {
@@ -232,7 +245,7 @@ function preview(options: Svc.PreviewOptions): Promise<Result> {
   const sent = { put: () => setTimeout(() => current?.delivered({ state: "sent" })), flush: () => {}, pending: () => false } as unknown as Outbox;
   return new Promise<Result>((resolve) => {
     const w = new Widget({ api: new PreviewApi(scriptBase, ""), outbox: sent, surveyId: "preview", survey, respondent: "preview", progress: null,
-      labels: mergeLabels(options.labels), target: options.target, autoCloseSeconds: 0, gesture: false, colorScheme,
+      labels: mergeLabels(options.labels, survey.language), target: options.target, autoCloseSeconds: 0, gesture: false, colorScheme,
       done: (r) => {
         if (current === w) current = null;
         resolve(r);

@@ -153,3 +153,16 @@ function formatFloat(f: number): string {
   if (point >= digits.length) return sign + digits + "0".repeat(point - digits.length);
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
+
+/**
+ * resumeAt returns the questions a person has passed given answers they already gave (a link's,
+ * or a response continued), as the path of Progress: from the first question along the route,
+ * ending at the first question without an answer (or the last).
+ */
+export function resumeAt(questions: Question[], answers: Record<string, Answer>): string[] {
+  const path: string[] = [];
+  for (let q: Question | null = questions[0] ?? null; q; q = q.id in answers ? next(questions, q.id, answers) : null) {
+    path.push(q.id);
+  }
+  return path;
+}

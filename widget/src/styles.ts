@@ -58,13 +58,13 @@ const css = `
 }
 @keyframes svc-in { from { opacity: 0; transform: translateY(8px); } to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) { .box, .box * { animation: none !important; transition: none !important; } }
-.survey-title { margin: 0 32px 8px 0; font-size: 13px; color: var(--_muted); }
-h2 { font-size: 17px; line-height: 1.3; margin: 0 32px 6px 0; font-weight: 600; }
+.survey-title { margin: 0 0 8px; margin-inline-end: 32px; font-size: 13px; color: var(--_muted); }
+h2 { font-size: 17px; line-height: 1.3; margin: 0 0 6px; margin-inline-end: 32px; font-weight: 600; }
 .description { margin: 0 0 12px; color: var(--_muted); }
 .required, .hint { margin: -2px 0 8px; font-size: 13px; color: var(--_muted); }
 .required::before { content: "* " / ""; color: var(--_accent); font-weight: 700; }
 .close {
-  position: absolute; top: 8px; right: 8px; width: 32px; height: 32px;
+  position: absolute; top: 8px; inset-inline-end: 8px; width: 32px; height: 32px;
   border: 0; border-radius: 50%; background: transparent; color: var(--_muted);
   font: 20px/1 var(--_font); cursor: pointer;
 }
@@ -112,7 +112,7 @@ textarea { min-height: 84px; resize: vertical; }
 .button.secondary { background: transparent; color: var(--_accent); }
 .message { margin: 10px 0 0; color: #b3261e; font-size: 14px; }
 .message:empty { display: none; }
-.message .retry { margin-left: 8px; padding: 6px 10px; font-size: 13px; }
+.message .retry { margin-inline-start: 8px; padding: 6px 10px; font-size: 13px; }
 :host([data-scheme="dark"]) .message { color: #ffb4ab; }
 @media (prefers-color-scheme: dark) { :host([data-scheme="auto"]) .message { color: #ffb4ab; } }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -8,6 +8,8 @@ export interface Survey {
   confirmation: { title: string; description: string; buttonText: string };
   isBackNavigationAllowed: boolean;
   backButtonLabel: string;
+  /** language names the texts' language, for a survey with translations. */
+  language?: string;
 }
 
 export interface Question {
@@ -39,6 +41,8 @@ export interface RatingProperties {
 
 export interface Option {
   value: string;
+  /** label is shown for the option when it is not its value (a translation's). */
+  label?: string | null;
   description?: string | null;
 }
 

@@ -153,16 +153,16 @@ function singleSelect(q: Question, p: SingleSelectProperties, prior: Answer | un
 }
 
 // options makes a question's choices: a radiogroup of radios or a group of checkboxes, named by
-// the question's title, each named by its value (aria-label, so that an option's description,
+// the question's title, each named by its label, else its value (aria-label, so that an option's description,
 // linked by aria-describedby, is not part of its name).
 function options(q: Question, list: Option[], type: "radio" | "checkbox", checked: (v: string) => boolean): [HTMLElement, HTMLInputElement[]] {
   const name = uid("s");
-  const inputs = list.map((o) => h("input", { type, name, value: o.value, "aria-label": o.value, checked: checked(o.value) }));
+  const inputs = list.map((o) => h("input", { type, name, value: o.value, "aria-label": o.label || o.value, checked: checked(o.value) }));
   const group = h("div", { role: type === "radio" ? "radiogroup" : "group", "aria-labelledby": titleId(q), part: "options" });
   list.forEach((o, i) => {
     const desc = o.description ? h("small", { id: uid("d") }, o.description) : null;
     if (desc) inputs[i].setAttribute("aria-describedby", desc.id);
-    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.value, desc)));
+    group.append(h("label", { class: "choice", part: "option" }, inputs[i], h("span", {}, o.label || o.value, desc)));
   });
   return [group, inputs];
 }

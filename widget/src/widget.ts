@@ -2,7 +2,7 @@
 import { Api, ApiError, Outbox, enc, type Delivery } from "./api";
 import { Capture } from "./capture";
 import { focusables, h, uid } from "./dom";
-import type { Labels } from "./labels";
+import { rightToLeft, type Labels } from "./labels";
 import { next, ordered } from "./routing";
 import { newResponseId, saveProgress, type Progress } from "./state";
 import { adopt } from "./styles";
@@ -78,9 +78,12 @@ export class Widget {
     this.root = this.host.attachShadow({ mode: "open" });
     adopt(this.root);
     const titleEl = h("p", { id: uid("title"), class: "survey-title", part: "title" }, s.survey.title);
+    const lang = s.survey.language;
     this.box = h("div", {
       class: "box",
       part: "dialog",
+      lang: lang ?? null,
+      dir: lang && rightToLeft(lang) ? "rtl" : null,
       role: dialog ? "dialog" : "region",
       // Modal only when a person opened it: one that appears by itself leaves the page usable.
       "aria-modal": dialog && s.gesture ? "true" : null,
@@ -368,10 +371,11 @@ export class Widget {
       if (v !== undefined && v !== null) metadata[k] = typeof v === "string" ? v : JSON.stringify(v);
     }
     Object.assign(metadata, { url: location.href, userAgent: navigator.userAgent, language: navigator.language });
-    const body: { respondent: string; data: Answers; metadata: Record<string, string>; finished?: boolean } = {
+    const body: { respondent: string; data: Answers; metadata: Record<string, string>; language?: string; finished?: boolean } = {
       respondent: this.s.respondent,
       data,
       metadata,
+      language: this.s.survey.language,
     };
     if (this.finished) body.finished = true;
     this.saved = true;

@@ -25,6 +25,7 @@ if (p.has("skip")) options.skipIfResponded = p.get("skip") === "1";
 if (p.has("cooldown")) options.cooldownDays = Number(p.get("cooldown"));
 if (p.has("autoclose")) options.autoCloseSeconds = Number(p.get("autoclose"));
 if (p.has("scheme")) options.colorScheme = p.get("scheme");
+if (p.has("lang")) options.language = p.get("lang");
 const out = document.querySelector("#result");
 function show() {
   Svc.show(options).then(
