@@ -688,12 +688,12 @@ func deliveriesOf(t *testing.T, e *hookEnv, surveyID string) []store.Delivery {
 	return ds
 }
 
-// The payload says whether the response was finished when it was sent.
+// The payload says whether the response was finished when it was sent, and its language.
 func TestWebhookPayloadFinished(t *testing.T) {
 	rv := newReceiver(t)
 	e := setupHooks(t, rv.URL)
 	r, _ := http.NewRequest("PUT", e.srv.URL+"/v1/svc/"+e.survey.ID+"/response/"+e.ids.New(),
-		strings.NewReader(`{"respondent":"ann","data":{"nps":9},"metadata":{},"finished":true}`))
+		strings.NewReader(`{"respondent":"ann","data":{"nps":9},"metadata":{},"finished":true,"language":"pt-br"}`))
 	r.Header.Set("x-svc-pk", e.pk)
 	r.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(r)
@@ -705,8 +705,8 @@ func TestWebhookPayloadFinished(t *testing.T) {
 		t.Fatalf("outcome = %+v", res)
 	}
 	ev, err := webhookverify.ParseEvent(rv.deliveries()[0].body)
-	if err != nil || !ev.Data.Response.Finished {
-		t.Errorf("payload = %s (%v), want finished true", rv.deliveries()[0].body, err)
+	if err != nil || !ev.Data.Response.Finished || ev.Data.Response.Language != "pt-BR" {
+		t.Errorf("payload = %s (%v), want finished true and language pt-BR", rv.deliveries()[0].body, err)
 	}
 }
 

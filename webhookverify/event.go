@@ -42,7 +42,10 @@ type Response struct {
 	Metadata   map[string]string  `json:"metadata"`
 	// Finished tells whether the respondent had finished the survey when the delivery was
 	// made (false from a sender that does not say).
-	Finished bool   `json:"finished"`
+	Finished bool `json:"finished"`
+	// Language is the language the answers were given in, when the writer said (a translated
+	// survey's widget does).
+	Language string `json:"language,omitempty"`
 	Survey   Survey `json:"survey"`
 }
 

@@ -58,7 +58,7 @@ func Payload(sv store.Survey, team store.Team, resp store.Response, at time.Time
 	e := webhookverify.Event{
 		Event: webhookverify.EventResponseCreated, Timestamp: at,
 		Data: webhookverify.EventData{Response: webhookverify.Response{
-			ID: resp.ID, Respondent: resp.Respondent, Data: items, Metadata: meta, Finished: resp.Finished,
+			ID: resp.ID, Respondent: resp.Respondent, Data: items, Metadata: meta, Finished: resp.Finished, Language: resp.Language,
 			Survey: webhookverify.Survey{ID: sv.ID, Title: sv.Title, Description: sv.Description,
 				Team: webhookverify.Team{ID: team.ID, Name: team.Name}},
 		}},
