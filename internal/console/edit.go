@@ -63,8 +63,12 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (rs *Results) newEditView(sv store.Survey) editView {
-	return editView{Survey: sv, Version: sv.UpdatedAt.UTC().Format(time.RFC3339Nano), Token: rs.token, Types: questionTypes}
+	return editView{Survey: sv, Version: versionOf(sv), Token: rs.token, Types: questionTypes}
 }
+
+// versionOf is the survey's version as a form carries it, to refuse overwriting a change made
+// since the form was opened.
+func versionOf(sv store.Survey) string { return sv.UpdatedAt.UTC().Format(time.RFC3339Nano) }
 
 // edit takes the editor's form: an action on its questions, or a save.
 func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
@@ -121,7 +125,7 @@ func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey,
 		}
 	}
 	_, err = store.ModifySurvey(r.Context(), rs.store, rs.teamID, sv.ID, func(cur *store.Survey) error {
-		if cur.UpdatedAt.UTC().Format(time.RFC3339Nano) != v.Version {
+		if versionOf(*cur) != v.Version {
 			return errStale
 		}
 		cur.Definition, cur.UpdatedAt = def, rs.now().UTC()

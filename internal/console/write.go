@@ -48,6 +48,10 @@ func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
 	rs.mux.HandleFunc("GET /widget.js", rs.widgetScript)
 	rs.mux.HandleFunc("GET /preview.js", rs.previewScript)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/edit", rs.checked(rs.edit))
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/translations", rs.translationsPage)
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/translations", rs.change(rs.addLanguage))
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/translations/{lang}", rs.translatePage)
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/translations/{lang}", rs.checked(rs.translate))
 	return rs
 }
 

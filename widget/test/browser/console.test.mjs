@@ -79,7 +79,8 @@ test("a survey from a template, published, paused and deleted in the console", a
 test("the console's list and editor are accessible and fit 320 px", async () => {
   const context = await browser.newContext({ bypassCSP: true, viewport: { width: 320, height: 640 } });
   const tab = await context.newPage();
-  for (const path of ["/console/", `/console/surveys/${surveys.demo.id}/edit`]) {
+  for (const path of ["/console/", `/console/surveys/${surveys.demo.id}/edit`, `/console/surveys/${surveys.langs.id}/translations`,
+    `/console/surveys/${surveys.langs.id}/translations/ar`]) {
     await tab.goto(base + path);
     await tab.addScriptTag({ path: axePath });
     const violations = await tab.evaluate(async () => {
@@ -101,5 +102,27 @@ test("Enter in a field of the editor saves, and moves no question", async () => 
   await tab.getByRole("textbox", { name: "Survey title" }).press("Enter");
   await tab.getByRole("status").getByText("Saved.").waitFor();
   assert.equal(await tab.getByRole("textbox", { name: "Question title" }).first().inputValue(), before);
+  await context.close();
+});
+
+test("a language added and translated in the console, by roles and keyboard, reaches the widget", async () => {
+  const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
+  const tab = await context.newPage();
+  await tab.goto(`${base}/console/surveys/${surveys.langs.id}/edit`);
+  await tab.getByRole("link", { name: "Translations" }).click();
+  await tab.getByRole("textbox", { name: "Language to add" }).fill("fr");
+  await tab.keyboard.press("Enter");
+  await tab.getByRole("heading", { name: "Translation into fr" }).waitFor();
+  const title = tab.getByRole("textbox", { name: "Survey title" });
+  assert.equal(await title.getAttribute("lang"), "fr");
+  await title.fill("Comment s’est passée votre visite ?");
+  await tab.getByRole("group", { name: /^Question 1:/ }).getByRole("textbox", { name: "Option “Reports”" }).fill("Rapports");
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+  const res = await fetch(`${base}/v1/svc/${surveys.langs.id}?lang=fr-CA`, { headers: { "x-svc-pk": pk } });
+  const view = await res.json();
+  assert.equal(view.language, "fr");
+  assert.equal(view.title, "Comment s’est passée votre visite ?");
+  assert.deepEqual(view.questions[0].properties.options[0], { value: "Reports", label: "Rapports" });
   await context.close();
 });
