@@ -48,6 +48,7 @@ var (
 	pageAnswered = message(http.StatusOK, "Thank you", "You have answered this survey already.")
 	pageDown     = message(http.StatusServiceUnavailable, "The survey cannot be shown right now", "Please try again in a minute.")
 	pageNoLinks  = message(http.StatusNotImplemented, "Link surveys are not available here", "This server keeps no link surveys.")
+	pageBusy     = message(http.StatusTooManyRequests, "Too many requests", "This survey was opened too often from here just now. Please try again in a minute.")
 )
 
 func pageBadRequest(text string) linkpage.Page {
@@ -63,6 +64,12 @@ func (h *Handler) linkPage(r *http.Request) linkpage.Page {
 	ctx, id := r.Context(), r.PathValue("surveyId")
 	if !store.ValidSurveyID(id) {
 		return pageNotFound
+	}
+	// Limited as the widget's calls are, per survey and client: a page reads, and may write.
+	if h.limiter != nil {
+		if ok, _ := h.limiter.allow(r, "link:"+id); !ok {
+			return pageBusy
+		}
 	}
 	sv, err := ln.LinkSurvey(ctx, id)
 	switch {
@@ -158,7 +165,8 @@ func (h *Handler) linkResponse(r *http.Request, sv *store.Survey, respondent, id
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, false, err
 	}
-	if len(prefill) == 0 {
+	// A HEAD (a mail scanner's look at a link) answers nothing.
+	if len(prefill) == 0 || r.Method == http.MethodHead {
 		return answers, false, nil
 	}
 	for qid, a := range prefill {

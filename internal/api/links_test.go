@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/internal/api"
 )
 
 // npsSurvey is a one-question survey, answered with one click from an e-mail.
@@ -272,4 +273,24 @@ func between(s, start, end string) string {
 	_, after, _ := strings.Cut(s, start)
 	v, _, _ := strings.Cut(after, end)
 	return v
+}
+
+// TestLinkPageLimits: a HEAD (a mail scanner's) answers nothing, and a flood of opens from one
+// client is refused with a page, as the widget's calls are.
+func TestLinkPageLimits(t *testing.T) {
+	e := setup(t, func(o *api.Config) { o.RateLimit = &api.RateLimit{PerSecond: 1, Burst: 2} })
+	id := e.createSurvey(npsSurvey)
+	link := pathOf(t, client.SignLink(e.linkSecret(), "", id, "ann", t0.Add(time.Hour))) + "&a.nps=3"
+	rec, _ := e.exchange(req{method: "HEAD", path: link})
+	if rec.Code != http.StatusOK {
+		t.Fatalf("HEAD: %d", rec.Code)
+	}
+	if got := decode[struct{ Data []any }](t, e.protected("/v1/protected/surveys/"+id+"/responses")).Data; len(got) != 0 {
+		t.Errorf("a HEAD answered the survey: %v", got)
+	}
+	e.page(link)
+	res := e.page(link)
+	if html := body(t, res); res.StatusCode != http.StatusTooManyRequests || !strings.Contains(html, "Too many requests") {
+		t.Errorf("the third open within a second: %d", res.StatusCode)
+	}
 }
