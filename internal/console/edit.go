@@ -56,8 +56,12 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = sv.Confirmation.Title, sv.Confirmation.Description, sv.Confirmation.ButtonText
 	v.Back, v.BackLabel = sv.IsBackNavigationAllowed, sv.BackButtonLabel
+	idAt := make(map[int]string, len(sv.Questions))
 	for _, q := range sv.Questions {
-		v.Questions = append(v.Questions, viewQuestion(q))
+		idAt[q.Position] = q.ID
+	}
+	for _, q := range sv.Questions {
+		v.Questions = append(v.Questions, viewQuestion(q, idAt))
 	}
 	rs.renderEdit(w, r, v)
 }
@@ -97,6 +101,15 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 		v.Questions[i-1], v.Questions[i] = v.Questions[i], v.Questions[i-1]
 	case action == "down" && inRange && i < len(v.Questions)-1:
 		v.Questions[i+1], v.Questions[i] = v.Questions[i], v.Questions[i+1]
+	case action == "rule" && inRange && len(v.Questions[i].Rules) < maxRules:
+		v.Questions[i].Rules = append(v.Questions[i].Rules, editRule{Op: survey.OpEqual, To: "next"})
+	case action == "unrule":
+		q, rule, _ := strings.Cut(arg, ".")
+		qi, _ := strconv.Atoi(q)
+		ri, _ := strconv.Atoi(rule)
+		if qi >= 0 && qi < len(v.Questions) && ri >= 0 && ri < len(v.Questions[qi].Rules) {
+			v.Questions[qi].Rules = slices.Delete(v.Questions[qi].Rules, ri, ri+1)
+		}
 	case action == "preview":
 		rs.preview(w, sv, &v)
 	case action == "save" || action == "save-anyway":
@@ -158,19 +171,22 @@ func (v *editView) definition(sv store.Survey) (survey.Definition, error) {
 	def.Confirmation = survey.Confirmation{Title: v.ConfirmTitle, Description: v.ConfirmText, ButtonText: v.ConfirmButton}
 	def.IsBackNavigationAllowed, def.BackButtonLabel = v.Back, v.BackLabel
 	def.Questions = def.Questions[:0:0]
+	pos := make(map[string]int, len(v.Questions))
+	for n, e := range v.Questions {
+		pos[e.ID] = n
+	}
 	for n, e := range v.Questions {
 		e.N = n + 1
 		q, err := e.question()
 		if err != nil {
 			return survey.Definition{}, err
 		}
+		var notices []string
+		q.Position = n
+		q.RoutingLogic, notices = e.routing(n, pos)
+		v.Notices = append(v.Notices, notices...)
 		def.Questions = append(def.Questions, q)
 	}
-	stored := make(map[int]string, len(sv.Questions))
-	for _, q := range sv.Questions {
-		stored[q.Position] = q.ID
-	}
-	v.Notices = append(v.Notices, renumber(def.Questions, stored)...)
 	return def, nil
 }
 
@@ -210,6 +226,7 @@ func (rs *Results) losesAnswers(ctx context.Context, sv store.Survey, def survey
 func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView) {
 	for i := range v.Questions {
 		v.Questions[i].N, v.Questions[i].First, v.Questions[i].Last = i+1, i == 0, i == len(v.Questions)-1
+		routingChoices(v.Questions, i)
 	}
 	if r.URL.Query().Get("saved") == "1" && r.Method == http.MethodGet {
 		v.Notices = append(v.Notices, "Saved.")

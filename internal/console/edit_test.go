@@ -212,3 +212,52 @@ func TestEditor(t *testing.T) {
 		t.Errorf("save anyway: %d, first question %q", rec.Code, stored().Questions[0].ID)
 	}
 }
+
+// TestEditorRouting: a question's rules read from the survey, a rule added to another question
+// and saved as its routing, rules following their questions by id, and a rule removed.
+func TestEditorRouting(t *testing.T) {
+	e := setup(t)
+	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("a routing test's key"))
+	ed := &editor{t: t, c: c, path: "/surveys/" + e.survA.ID + "/edit"}
+	ed.load()
+	// The sample's NPS question: a detractor (less than 7) goes on to "missing".
+	if ed.form.Get("q0.rules") == "0" || ed.form.Get("q0.r0.to") != "q:missing" {
+		t.Fatalf("the NPS question's rules: %v", ed.form)
+	}
+	if body := ed.last.Body.String(); !strings.Contains(body, "Rule 1: if the answer…") || !strings.Contains(body, `>Question 4: What would make it better?<`) {
+		t.Errorf("the rules do not read as sentences with their targets")
+	}
+	ed.press("rule:3")
+	if ed.form.Get("q3.rules") != "1" {
+		t.Fatalf("after Add routing rule: %v", ed.form.Get("q3.rules"))
+	}
+	ed.form.Set("q3.r0.op", survey.OpContains)
+	ed.form.Set("q3.r0.value", "Docs")
+	ed.form.Set("q3.r0.to", "q:bug")
+	ed.form.Set("q3.next", "end")
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", rec.Code, ed.last.Body)
+	}
+	sv, _ := e.store.Survey(t.Context(), "a", e.survA.ID)
+	r := sv.Questions[3].RoutingLogic
+	if r.Type != survey.RoutingSwitch || len(r.Cases) != 1 || r.Cases[0].Operator != survey.OpContains || r.Cases[0].Value.Text != "Docs" ||
+		r.Cases[0].Target.Position != 6 || r.Default.Type != survey.TargetEnd {
+		t.Fatalf("the saved routing: %+v", r)
+	}
+	// The bug report moved up above "thanks": the rule still goes to it.
+	ed.press("up:6")
+	e.clock.Advance(time.Second)
+	ed.press("save")
+	sv, _ = e.store.Survey(t.Context(), "a", e.survA.ID)
+	if got := sv.Questions[3].RoutingLogic.Cases[0].Target.Position; sv.Questions[5].ID != "bug" || got != 5 {
+		t.Errorf("after moving the bug report to 6th, the rule goes to position %d", got)
+	}
+	ed.press("unrule:3.0")
+	e.clock.Advance(time.Second)
+	ed.press("save")
+	sv, _ = e.store.Survey(t.Context(), "a", e.survA.ID)
+	if r := sv.Questions[3].RoutingLogic; r.Type != survey.RoutingAlways || r.Target.Type != survey.TargetEnd {
+		t.Errorf("after removing the rule: %+v", r)
+	}
+}

@@ -30,6 +30,10 @@ type editQuestion struct {
 	Scale                int    // a rating's
 	Error                string // the save's complaint about this question
 	First, Last, Answers bool   // Answers: it has answers stored
+	// Rules are its routing rules, Next where the rest go (see routingform.go).
+	Rules       []editRule
+	Next        string
+	NextChoices []choice
 }
 
 // questionTypes are the types the form offers, with their names for people.
@@ -63,17 +67,21 @@ func formQuestions(f url.Values) []editQuestion {
 	for i := range n {
 		p := fmt.Sprintf("q%d.", i)
 		scale, _ := strconv.Atoi(f.Get(p + "scale"))
+		rules, next := formRules(f, i)
 		out = append(out, editQuestion{ID: f.Get(p + "id"), JSON: f.Get(p + "json"), Title: f.Get(p + "title"), Type: f.Get(p + "type"),
 			Required: f.Get(p+"required") == "on", Options: f.Get(p + "options"), Scale: scale,
-			Description: f.Get(p + "description"), Button: f.Get(p + "button"), Placeholder: f.Get(p + "placeholder")})
+			Description: f.Get(p + "description"), Button: f.Get(p + "button"), Placeholder: f.Get(p + "placeholder"),
+			Rules: rules, Next: next})
 	}
 	return out
 }
 
-// viewQuestion is a stored question as the form shows it.
-func viewQuestion(q survey.Question) editQuestion {
+// viewQuestion is a stored question as the form shows it; idAt gives the stored questions'
+// ids by position, which its routing's jumps name.
+func viewQuestion(q survey.Question, idAt map[int]string) editQuestion {
 	b, _ := json.Marshal(q)
 	e := editQuestion{ID: q.ID, JSON: string(b), Title: q.Title, Type: q.Type(), Required: q.Required}
+	e.Rules, e.Next = rulesOf(q, idAt)
 	if q.Description != nil {
 		e.Description = *q.Description
 	}
@@ -169,40 +177,6 @@ func editedOptions(old []survey.Option, lines string) []survey.Option {
 		out = append(out, o)
 	}
 	return out
-}
-
-// renumber gives the questions their order's positions, and moves each jump to where its
-// question went (stored maps the stored survey's positions to its questions' ids, which the
-// jumps of the questions the form carries name); a jump whose question is gone, or now comes
-// before it, goes on to the next question instead, and notices says which.
-func renumber(qs []survey.Question, stored map[int]string) (notices []string) {
-	newPos := make(map[string]int, len(qs))
-	for i, q := range qs {
-		newPos[q.ID] = i
-	}
-	remap := func(t *survey.Target, at int, title string) {
-		if t.Type != survey.TargetJump {
-			return
-		}
-		if p, ok := newPos[stored[t.Position]]; ok && p > at {
-			t.Position = p
-			return
-		}
-		*t = survey.Target{Type: survey.TargetNext}
-		notices = append(notices, fmt.Sprintf("“%s” went on to a question now gone or before it: it goes to the next question now.", title))
-	}
-	for i := range qs {
-		r := &qs[i].RoutingLogic
-		remap(&r.Target, i, qs[i].Title)
-		remap(&r.Default, i, qs[i].Title)
-		for c := range r.Cases {
-			remap(&r.Cases[c].Target, i, qs[i].Title)
-		}
-	}
-	for i := range qs {
-		qs[i].Position = i
-	}
-	return notices
 }
 
 // errorAt is the question a validation error names (questions[i]), or -1 for the survey's own.
