@@ -42,6 +42,13 @@ type editView struct {
 	Stale bool
 	// PreviewJSON is the survey's public view, shown in the widget beside the form.
 	PreviewJSON string
+	// Display is the survey's display rules (displayform.go).
+	Display editDisplay
+	// The webhook's URL and wait as typed, whether it has a secret, a secret made just now
+	// (shown this once), and what is wrong with them.
+	WebhookURL, WebhookWait string
+	SecretSet               bool
+	NewSecret, WebhookError string
 }
 
 func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
@@ -56,6 +63,7 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = sv.Confirmation.Title, sv.Confirmation.Description, sv.Confirmation.ButtonText
 	v.Back, v.BackLabel = sv.IsBackNavigationAllowed, sv.BackButtonLabel
+	v.Display, v.WebhookURL, v.WebhookWait = viewDisplay(sv.Display), sv.WebhookURL, strconv.Itoa(sv.WebhookWaitSeconds)
 	idAt := make(map[int]string, len(sv.Questions))
 	for _, q := range sv.Questions {
 		idAt[q.Position] = q.ID
@@ -67,7 +75,7 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (rs *Results) newEditView(sv store.Survey) editView {
-	return editView{Survey: sv, Version: versionOf(sv), Token: rs.token, Types: questionTypes}
+	return editView{Survey: sv, Version: versionOf(sv), Token: rs.token, Types: questionTypes, SecretSet: sv.WebhookSecret != ""}
 }
 
 // versionOf is the survey's version as a form carries it, to refuse overwriting a change made
@@ -86,6 +94,7 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 	v.Version, v.Title, v.Description, v.Questions = f.Get("version"), f.Get("title"), f.Get("description"), formQuestions(f)
 	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = f.Get("confirmTitle"), f.Get("confirmText"), f.Get("confirmButton")
 	v.Back, v.BackLabel = f.Get("back") == "on", f.Get("backLabel")
+	v.Display, v.WebhookURL, v.WebhookWait = formDisplay(f), strings.TrimSpace(f.Get("webhookUrl")), f.Get("webhookWait")
 	action, arg, _ := strings.Cut(f.Get("action"), ":")
 	i, _ := strconv.Atoi(arg)
 	inRange := i >= 0 && i < len(v.Questions)
@@ -112,6 +121,10 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 		}
 	case action == "preview":
 		rs.preview(w, sv, &v)
+	case action == "rotate-secret":
+		if rs.rotateSecret(w, r, &v) {
+			return
+		}
 	case action == "save" || action == "save-anyway":
 		if done := rs.save(w, r, sv, &v, action == "save-anyway"); done {
 			return
@@ -132,6 +145,11 @@ func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey,
 		rs.placeError(v, err)
 		return false
 	}
+	wait, err := v.webhook()
+	if err != nil {
+		v.WebhookError, v.Error = err.Error(), "The webhook cannot be saved as it is: see beside it."
+		return false
+	}
 	if !anyway {
 		if v.Confirm = rs.losesAnswers(r.Context(), sv, def); len(v.Confirm) > 0 {
 			return false
@@ -142,6 +160,7 @@ func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey,
 			return errStale
 		}
 		cur.Definition, cur.UpdatedAt = def, rs.now().UTC()
+		cur.WebhookURL, cur.WebhookWaitSeconds = v.WebhookURL, wait
 		return nil
 	})
 	switch {
@@ -170,6 +189,11 @@ func (v *editView) definition(sv store.Survey) (survey.Definition, error) {
 	}
 	def.Confirmation = survey.Confirmation{Title: v.ConfirmTitle, Description: v.ConfirmText, ButtonText: v.ConfirmButton}
 	def.IsBackNavigationAllowed, def.BackButtonLabel = v.Back, v.BackLabel
+	display, err := v.Display.display()
+	if err != nil {
+		return survey.Definition{}, fmt.Errorf("%w: display: %w", survey.ErrInvalidDefinition, err)
+	}
+	def.Display = display
 	def.Questions = def.Questions[:0:0]
 	pos := make(map[string]int, len(v.Questions))
 	for n, e := range v.Questions {
@@ -193,6 +217,11 @@ func (v *editView) definition(sv store.Survey) (survey.Definition, error) {
 // placeError puts a validation error beside the question it names, or at the form's head.
 func (rs *Results) placeError(v *editView, err error) {
 	msg := strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": ")
+	if strings.HasPrefix(msg, "display") {
+		v.Display.Error = msg
+		v.Error = "The display rules cannot be saved as they are: see beside them."
+		return
+	}
 	if i := questionOfError(err); i >= 0 && i < len(v.Questions) {
 		v.Questions[i].Error = msg
 		v.Error = fmt.Sprintf("Question %d cannot be saved as it is: see beside it.", i+1)
@@ -228,10 +257,14 @@ func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView
 		v.Questions[i].N, v.Questions[i].First, v.Questions[i].Last = i+1, i == 0, i == len(v.Questions)-1
 		routingChoices(v.Questions, i)
 	}
+	v.Display.Recontacts = recontactChoices(v.Display.Recontact)
 	if r.URL.Query().Get("saved") == "1" && r.Method == http.MethodGet {
 		v.Notices = append(v.Notices, "Saved.")
 	}
 	status := http.StatusOK
+	if v.NewSecret != "" {
+		w.Header().Set("Cache-Control", "no-store") // a secret shown once is kept by no cache
+	}
 	if v.Stale || v.Error != "" || len(v.Confirm) > 0 {
 		status = http.StatusUnprocessableEntity
 	}
@@ -275,4 +308,51 @@ func (rs *Results) previewScript(w http.ResponseWriter, r *http.Request) {
 	b, _ := resultsFiles.ReadFile("pages/preview.js")
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Write(b)
+}
+
+// webhook checks the form's webhook URL and wait, and returns the wait.
+func (v *editView) webhook() (int, error) {
+	wait := 0
+	if s := strings.TrimSpace(v.WebhookWait); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > store.MaxWebhookWaitSeconds {
+			return 0, fmt.Errorf("the wait is a whole number of seconds from 0 to %d", store.MaxWebhookWaitSeconds)
+		}
+		wait = n
+	}
+	if v.WebhookURL != "" {
+		if err := store.ValidateWebhookURL(v.WebhookURL); err != nil {
+			return 0, fmt.Errorf("the webhook URL must be an absolute http or https address, such as https://hooks.example.com/svc")
+		}
+	}
+	return wait, nil
+}
+
+// rotateSecret gives the survey a new webhook secret, shown once in the form; the previous one
+// keeps signing for a day, as the management API's rotation does. It reports whether it
+// answered the request.
+func (rs *Results) rotateSecret(w http.ResponseWriter, r *http.Request, v *editView) bool {
+	secret := store.NewWebhookSecret()
+	current := false
+	sv, err := store.ModifySurvey(r.Context(), rs.store, rs.teamID, v.Survey.ID, func(cur *store.Survey) error {
+		if cur.Status == store.StatusDeleted {
+			return store.ErrNotFound
+		}
+		current = versionOf(*cur) == v.Version
+		cur.RotateWebhookSecret(secret, 24*time.Hour, rs.now().UTC())
+		cur.UpdatedAt = rs.now().UTC()
+		return nil
+	})
+	if err != nil {
+		rs.fail(w, r, err)
+		return true
+	}
+	// The form keeps what was typed; its version moves on with the rotation, unless the survey
+	// had changed elsewhere already, which the save will then say.
+	v.NewSecret, v.SecretSet = secret, true
+	if current {
+		v.Version = versionOf(sv)
+	}
+	v.Notices = append(v.Notices, "A new webhook secret was made. Copy it now: it is not shown again. The previous one keeps signing for 24 hours.")
+	return false
 }

@@ -261,3 +261,75 @@ func TestEditorRouting(t *testing.T) {
 		t.Errorf("after removing the rule: %+v", r)
 	}
 }
+
+// TestEditorDisplayAndWebhook: display rules written as lines and fields, saved as the survey's
+// rules and read back as written; a line that is no rule refused beside the rules; the webhook's
+// URL and wait saved, a bad URL refused beside it, and a secret rotated and shown once.
+func TestEditorDisplayAndWebhook(t *testing.T) {
+	e := setup(t)
+	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("a display test's key"))
+	ed := &editor{t: t, c: c, path: "/surveys/" + e.survA.ID + "/edit"}
+	ed.load()
+	fill := map[string]string{"display": "on", "d.pages": "starts with /docs\ncontains billing", "d.exclude": "is /docs/legal",
+		"d.attributes": "plan is one of pro, team\nseats is more than 10\nbeta is true", "d.events": "upgraded", "d.delay": "5",
+		"d.percentage": "50", "d.recontact": survey.RecontactOnce, "d.starts": "2026-12-01T09:00",
+		"webhookUrl": "https://hooks.example.com/svc", "webhookWait": "30"}
+	for k, v := range fill {
+		ed.form.Set(k, v)
+	}
+	ed.form.Set("d.attributes", "plan maybe pro")
+	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "is not a rule about a person") {
+		t.Fatalf("a line that is no rule: %d", rec.Code)
+	}
+	ed.form.Set("d.attributes", fill["d.attributes"])
+	ed.form.Set("webhookUrl", "ftp://hooks.example.com")
+	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `id="webhook-error"`) {
+		t.Fatalf("a bad webhook URL: %d", rec.Code)
+	}
+	if sv, _ := e.store.Survey(t.Context(), "a", e.survA.ID); sv.Display != nil || sv.WebhookURL != "" {
+		t.Fatalf("a refused save changed the survey: %+v %q", sv.Display, sv.WebhookURL)
+	}
+	ed.form.Set("webhookUrl", fill["webhookUrl"])
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", rec.Code, ed.last.Body)
+	}
+	sv, _ := e.store.Survey(t.Context(), "a", e.survA.ID)
+	d := sv.Display
+	starts := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	if d == nil || len(d.URLs) != 2 || d.URLs[0] != (survey.URLRule{Match: survey.MatchPrefix, Value: "/docs"}) || d.URLs[1].Match != survey.MatchContains ||
+		d.ExcludeURLs[0].Match != survey.MatchExact || len(d.Attributes) != 3 || d.Attributes[0].Operator != survey.OpIn ||
+		d.Attributes[1].Value != 10.0 || d.Attributes[2].Value != true || d.Events[0] != "upgraded" || d.DelaySeconds != 5 ||
+		*d.Percentage != 50 || d.Recontact != survey.RecontactOnce || !d.StartsAt.Equal(starts) {
+		t.Fatalf("the saved display rules: %+v", d)
+	}
+	if sv.WebhookURL != "https://hooks.example.com/svc" || sv.WebhookWaitSeconds != 30 {
+		t.Errorf("the webhook: %q, %d", sv.WebhookURL, sv.WebhookWaitSeconds)
+	}
+	for k, v := range fill {
+		if got := ed.form.Get(k); got != v && k != "display" {
+			t.Errorf("read back, %s = %q, want %q", k, got, v)
+		}
+	}
+
+	ed.form.Set("webhookWait", "45") // typed, not yet saved
+	rec := ed.press("rotate-secret")
+	sv, _ = e.store.Survey(t.Context(), "a", e.survA.ID)
+	if rec.Code != http.StatusOK || sv.WebhookSecret == "" || !strings.Contains(unescape(rec.Body.String()), sv.WebhookSecret) || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("rotate: %d, secret %q shown: %v", rec.Code, sv.WebhookSecret, strings.Contains(unescape(rec.Body.String()), sv.WebhookSecret))
+	}
+	if ed.form.Get("webhookWait") != "45" {
+		t.Errorf("the rotation lost what was typed: %q", ed.form.Get("webhookWait"))
+	}
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save after rotating: %d", rec.Code)
+	}
+	if sv2, _ := e.store.Survey(t.Context(), "a", e.survA.ID); sv2.WebhookWaitSeconds != 45 || sv2.WebhookSecret != sv.WebhookSecret {
+		t.Errorf("after saving: wait %d, secret kept %v", sv2.WebhookWaitSeconds, sv2.WebhookSecret == sv.WebhookSecret)
+	}
+	ed.load()
+	if strings.Contains(unescape(ed.last.Body.String()), sv.WebhookSecret) {
+		t.Error("the secret is shown again")
+	}
+}

@@ -76,22 +76,24 @@ test("a survey from a template, published, paused and deleted in the console", a
   await context.close();
 });
 
-test("the console's list and editor are accessible and fit 320 px", async () => {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 320, height: 640 } });
-  const tab = await context.newPage();
-  for (const path of ["/console/", `/console/surveys/${surveys.demo.id}/edit`, `/console/surveys/${surveys.langs.id}/translations`,
-    `/console/surveys/${surveys.langs.id}/translations/ar`]) {
-    await tab.goto(base + path);
-    await tab.addScriptTag({ path: axePath });
-    const violations = await tab.evaluate(async () => {
-      const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-      return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-    });
-    assert.deepEqual(violations, [], path);
-    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= 320, `${path} scrolls sideways: ${width}`);
+test("the console's list and editor are accessible and fit 320 px, light and dark", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 320, height: 640 }, colorScheme });
+    const tab = await context.newPage();
+    for (const path of ["/console/", `/console/surveys/${surveys.demo.id}/edit`, `/console/surveys/${surveys.langs.id}/translations`,
+      `/console/surveys/${surveys.langs.id}/translations/ar`]) {
+      await tab.goto(base + path);
+      await tab.addScriptTag({ path: axePath });
+      const violations = await tab.evaluate(async () => {
+        const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+      });
+      assert.deepEqual(violations, [], `${path} (${colorScheme})`);
+      const width = await tab.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 320, `${path} scrolls sideways: ${width}`);
+    }
+    await context.close();
   }
-  await context.close();
 });
 
 test("Enter in a field of the editor saves, and moves no question", async () => {
@@ -124,5 +126,56 @@ test("a language added and translated in the console, by roles and keyboard, rea
   assert.equal(view.language, "fr");
   assert.equal(view.title, "Comment s’est passée votre visite ?");
   assert.deepEqual(view.questions[0].properties.options[0], { value: "Reports", label: "Rapports" });
+  await context.close();
+});
+
+test("a targeted survey: a routing rule and a display rule added in the console, published, picked by svc", async () => {
+  const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
+  context.setDefaultTimeout(5000);
+  const tab = await context.newPage();
+  await tab.goto(`${base}/console/`);
+  const form = tab.getByRole("form", { name: "New survey" });
+  await form.getByRole("combobox", { name: "Template" }).selectOption({ label: "Net Promoter Score" });
+  await form.getByRole("button", { name: "New survey" }).click();
+  await tab.getByRole("heading", { name: "Edit survey", level: 1 }).waitFor();
+  const id = new URL(tab.url()).pathname.split("/").at(-2);
+  await tab.getByRole("textbox", { name: "Survey title" }).fill("Docs poll");
+  // After the score: a promoter (at least 9) is done at once.
+  const first = tab.getByRole("group", { name: "Question 1" });
+  await first.getByRole("button", { name: "Add routing rule" }).click();
+  const rule = tab.getByRole("group", { name: "Question 1" }).getByRole("group", { name: /^Rule 1/ });
+  await rule.getByRole("combobox", { name: "Condition" }).selectOption({ label: "is at least" });
+  await rule.getByRole("textbox", { name: "Value" }).fill("9");
+  await rule.getByRole("combobox", { name: "Go to" }).selectOption({ label: "The end of the survey" });
+  // Shown by svc on the docs pages, to people on the pro plan, once.
+  const who = tab.getByRole("group", { name: "Who sees it, and when" });
+  await who.getByRole("checkbox", { name: /svc shows it by itself/ }).check();
+  await who.getByRole("textbox", { name: "Pages where it shows, one a line" }).fill("starts with /docs-e2e");
+  await who.getByRole("textbox", { name: "People it shows to, a rule a line" }).fill("plan is pro");
+  await who.getByRole("combobox", { name: "Ask the same person" }).selectOption({ label: "Once" });
+  assert.ok((await tab.evaluate(() => document.documentElement.scrollWidth)) <= 320, "the editor scrolls sideways");
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("status").getByText("Saved.").waitFor();
+  assert.equal(await tab.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Value" }).inputValue(), "9");
+
+  await tab.getByRole("link", { name: "All surveys" }).click();
+  const item = tab.getByRole("listitem").filter({ has: tab.getByRole("link", { name: "Docs poll" }) }).first();
+  await item.getByRole("button", { name: "Publish" }).click();
+  await item.getByRole("button", { name: "Pause" }).waitFor();
+
+  const ask = async (url, attributes) => {
+    const res = await fetch(`${base}/v1/svc/next-survey`, {
+      method: "POST", headers: { "x-svc-pk": pk, "content-type": "application/json" },
+      body: JSON.stringify({ respondent: `docs-${Date.now()}-${Math.random()}`, url, attributes }),
+    });
+    return (await res.json()).survey?.id ?? null;
+  };
+  assert.equal(await ask("https://app.example.com/docs-e2e/start", { plan: "pro" }), id, "picked on a docs page for a pro");
+  assert.notEqual(await ask("https://app.example.com/docs-e2e/start", { plan: "free" }), id, "not for the free plan");
+  assert.notEqual(await ask("https://app.example.com/billing", { plan: "pro" }), id, "not off the docs pages");
+  const view = await (await fetch(`${base}/v1/svc/${id}`, { headers: { "x-svc-pk": pk } })).json();
+  assert.deepEqual(view.questions[0].routingLogic.cases[0].target, { type: "end" });
+  await item.getByRole("button", { name: "Pause" }).click();
+  await item.getByRole("button", { name: "Publish" }).waitFor();
   await context.close();
 });
