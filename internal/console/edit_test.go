@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/svc-feedback/svc/internal/console"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -331,5 +332,51 @@ func TestEditorDisplayAndWebhook(t *testing.T) {
 	ed.load()
 	if strings.Contains(unescape(ed.last.Body.String()), sv.WebhookSecret) {
 		t.Error("the secret is shown again")
+	}
+}
+
+// TestEditorKeepsEverything: a survey saved from the editor unchanged is the survey it was,
+// every property of every question type included; and each type's own fields change what they
+// show.
+func TestEditorKeepsEverything(t *testing.T) {
+	e := setup(t)
+	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("a round trip test's key"))
+	ed := &editor{t: t, c: c, path: "/surveys/" + e.survA.ID + "/edit"}
+	ed.load()
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", rec.Code, ed.last.Body)
+	}
+	sv, _ := e.store.Survey(t.Context(), "a", e.survA.ID)
+	if diff := cmp.Diff(e.survA.Definition, sv.Definition); diff != "" {
+		t.Fatalf("saved unchanged, the survey changed (-was +now):\n%s", diff)
+	}
+	set := map[string]string{"q0.display": "emoji", "q0.lower": "Never", "q0.upper": "Surely", "q2.ownLabel": "Something else",
+		"q3.maxChoices": "2", "q4.maxLength": "300", "q5.buttonUrl": "https://example.com/changelog", "q6.detailsLabel": "What happened?"}
+	for k, v := range set {
+		ed.form.Set(k, v)
+	}
+	ed.form.Del("q3.own")
+	ed.form.Del("q6.screenshot")
+	ed.form.Set("q6.recording", "on")
+	e.clock.Advance(time.Second)
+	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", rec.Code, ed.last.Body)
+	}
+	sv, _ = e.store.Survey(t.Context(), "a", e.survA.ID)
+	nps := sv.Questions[0].Properties.(survey.RatingProperties)
+	fav := sv.Questions[2].Properties.(survey.SingleSelectProperties)
+	missing := sv.Questions[3].Properties.(survey.MultiSelectProperties)
+	comments := sv.Questions[4].Properties.(survey.OpenEndedProperties)
+	thanks := sv.Questions[5].Properties.(survey.StatementProperties)
+	bug := sv.Questions[6].Properties.(survey.BugReportProperties)
+	if *nps.Display != "emoji" || *nps.Labels.Lower != "Never" || fav.Editable.Label != "Something else" || *missing.Max != 2 ||
+		comments.Max != 300 || *thanks.ButtonURL != "https://example.com/changelog" || bug.DetailsLabel != "What happened?" ||
+		bug.EnableScreenshot || !bug.EnableRecording {
+		t.Errorf("the types' own fields: %+v %+v %+v %+v %+v %+v %+v", nps, fav, missing, comments, thanks, bug, sv.Questions[6])
+	}
+	ed.form.Set("q4.maxLength", "many")
+	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "the longest answer must be a whole number") {
+		t.Errorf("a length that is no number: %d", rec.Code)
 	}
 }

@@ -34,6 +34,20 @@ type editQuestion struct {
 	Rules       []editRule
 	Next        string
 	NextChoices []choice
+	// The properties of its type beyond those above, as typed.
+	Display, Lower, Upper     string // a rating's
+	Own                       bool   // a select's: people may write their own answer
+	OwnLabel, MaxChoices      string // its label; a multi-select's most choices
+	MaxLength                 string // an open-ended answer's longest
+	ButtonURL                 string // a statement's link
+	Screenshot, Recording     bool   // a bug report's
+	DetailsLabel, DetailsHint string
+	Displays                  []choice
+}
+
+// ratingDisplays are the ways a rating is shown, with their names for people.
+var ratingDisplays = []struct{ Value, Label string }{
+	{"number", "Numbers"}, {"star", "Stars"}, {survey.DisplayNPS, "Net Promoter Score, 0 to 10"}, {"emoji", "Faces"},
 }
 
 // questionTypes are the types the form offers, with their names for people.
@@ -71,7 +85,10 @@ func formQuestions(f url.Values) []editQuestion {
 		out = append(out, editQuestion{ID: f.Get(p + "id"), JSON: f.Get(p + "json"), Title: f.Get(p + "title"), Type: f.Get(p + "type"),
 			Required: f.Get(p+"required") == "on", Options: f.Get(p + "options"), Scale: scale,
 			Description: f.Get(p + "description"), Button: f.Get(p + "button"), Placeholder: f.Get(p + "placeholder"),
-			Rules: rules, Next: next})
+			Rules: rules, Next: next, Display: f.Get(p + "display"), Lower: f.Get(p + "lower"), Upper: f.Get(p + "upper"),
+			Own: f.Get(p+"own") == "on", OwnLabel: f.Get(p + "ownLabel"), MaxChoices: f.Get(p + "maxChoices"), MaxLength: f.Get(p + "maxLength"),
+			ButtonURL: f.Get(p + "buttonUrl"), Screenshot: f.Get(p+"screenshot") == "on", Recording: f.Get(p+"recording") == "on",
+			DetailsLabel: f.Get(p + "detailsLabel"), DetailsHint: f.Get(p + "detailsHint")})
 	}
 	return out
 }
@@ -88,21 +105,34 @@ func viewQuestion(q survey.Question, idAt map[int]string) editQuestion {
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
 		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
+		e.Own, e.OwnLabel = ownAnswer(p.Editable)
 	case survey.MultiSelectProperties:
 		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
-	case survey.RatingProperties:
-		e.Scale, e.Button = p.Scale, p.ButtonLabel
-	case survey.OpenEndedProperties:
-		e.Button = p.ButtonLabel
-		if p.Placeholder != nil {
-			e.Placeholder = *p.Placeholder
+		e.Own, e.OwnLabel = ownAnswer(p.Editable)
+		if p.Max != nil {
+			e.MaxChoices = strconv.Itoa(*p.Max)
 		}
+	case survey.RatingProperties:
+		e.Scale, e.Button, e.Display = p.Scale, p.ButtonLabel, deref(p.Display)
+		if p.Labels != nil {
+			e.Lower, e.Upper = deref(p.Labels.Lower), deref(p.Labels.Upper)
+		}
+	case survey.OpenEndedProperties:
+		e.Button, e.Placeholder, e.MaxLength = p.ButtonLabel, deref(p.Placeholder), strconv.Itoa(p.Max)
 	case survey.StatementProperties:
-		e.Button = p.ButtonLabel
+		e.Button, e.ButtonURL = p.ButtonLabel, deref(p.ButtonURL)
 	case survey.BugReportProperties:
-		e.Button = p.ButtonLabel
+		e.Button, e.Placeholder, e.Screenshot, e.Recording = p.ButtonLabel, deref(p.Placeholder), p.EnableScreenshot, p.EnableRecording
+		e.DetailsLabel, e.DetailsHint = p.DetailsLabel, deref(p.DetailsPlaceholder)
 	}
 	return e
+}
+
+func ownAnswer(e *survey.Editable) (bool, string) {
+	if e == nil {
+		return false, ""
+	}
+	return true, e.Label
 }
 
 func optionLines(options []survey.Option) string {
@@ -135,31 +165,77 @@ func (e editQuestion) question() (survey.Question, error) {
 	button := cmp.Or(strings.TrimSpace(e.Button), survey.DefaultButtonLabel)
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		p.Options, p.ButtonLabel = editedOptions(p.Options, e.Options), button
+		p.Options, p.ButtonLabel, p.Editable = editedOptions(p.Options, e.Options), button, e.editable(p.Editable)
 		q.Properties = p
 	case survey.MultiSelectProperties:
-		p.Options, p.ButtonLabel = editedOptions(p.Options, e.Options), button
+		p.Options, p.ButtonLabel, p.Editable = editedOptions(p.Options, e.Options), button, e.editable(p.Editable)
+		p.Max = nil
+		if n, err := whole(e.MaxChoices, "the most choices", e.N); err != nil {
+			return survey.Question{}, err
+		} else if n > 0 {
+			p.Max = &n
+		}
 		q.Properties = p
 	case survey.RatingProperties:
 		if e.Scale != 0 {
 			p.Scale = e.Scale
 		}
-		p.ButtonLabel = button
+		p.ButtonLabel, p.Display, p.Labels = button, optional(e.Display), nil
+		if lower, upper := optional(e.Lower), optional(e.Upper); lower != nil || upper != nil {
+			p.Labels = &survey.RatingLabels{Lower: lower, Upper: upper}
+		}
 		q.Properties = p
 	case survey.OpenEndedProperties:
-		p.ButtonLabel, p.Placeholder = button, nil
-		if ph := strings.TrimSpace(e.Placeholder); ph != "" {
-			p.Placeholder = &ph
+		p.ButtonLabel, p.Placeholder = button, optional(e.Placeholder)
+		if n, err := whole(e.MaxLength, "the longest answer", e.N); err != nil {
+			return survey.Question{}, err
+		} else if n > 0 {
+			p.Max = n
 		}
 		q.Properties = p
 	case survey.StatementProperties:
-		p.ButtonLabel = button
+		p.ButtonLabel, p.ButtonURL = button, optional(e.ButtonURL)
 		q.Properties = p
 	case survey.BugReportProperties:
-		p.ButtonLabel = button
+		p.ButtonLabel, p.Placeholder, p.EnableScreenshot, p.EnableRecording = button, optional(e.Placeholder), e.Screenshot, e.Recording
+		p.DetailsLabel, p.DetailsPlaceholder = cmp.Or(strings.TrimSpace(e.DetailsLabel), p.DetailsLabel), optional(e.DetailsHint)
 		q.Properties = p
 	}
 	return q, nil
+}
+
+// editable is a select's own-answer setting the form gives, keeping the stored one's limits.
+func (e editQuestion) editable(old *survey.Editable) *survey.Editable {
+	if !e.Own {
+		return nil
+	}
+	ed := survey.Editable{Label: "Other", Max: 200}
+	if old != nil {
+		ed = *old
+	}
+	ed.Label = cmp.Or(strings.TrimSpace(e.OwnLabel), ed.Label)
+	return &ed
+}
+
+// optional is a text field's value, nil when left empty.
+func optional(s string) *string {
+	if s = strings.TrimSpace(s); s == "" {
+		return nil
+	}
+	return &s
+}
+
+// whole reads a field of whole numbers; empty is 0. Its error names question n, so that the
+// form shows it beside it.
+func whole(s, what string, n int) (int, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return 0, nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%w: questions[%d]: %s must be a whole number", survey.ErrInvalidDefinition, n-1, what)
+	}
+	return v, nil
 }
 
 // editedOptions are the options the lines name, each keeping the description it had.
@@ -188,4 +264,13 @@ func questionOfError(err error) int {
 		return i
 	}
 	return -1
+}
+
+// displayChoices are the form's choices of how a rating is shown.
+func displayChoices(selected string) []choice {
+	out := make([]choice, len(ratingDisplays))
+	for i, d := range ratingDisplays {
+		out[i] = choice{d.Value, d.Label, d.Value == selected || selected == "" && i == 0}
+	}
+	return out
 }
