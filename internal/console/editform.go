@@ -42,6 +42,9 @@ type editQuestion struct {
 	ButtonURL                 string // a statement's link
 	Screenshot, Recording     bool   // a bug report's
 	DetailsLabel, DetailsHint string
+	Redact                    string // a bug report's classes masked, space-separated
+	AutoProgress              bool   // a rating's or single choice's: moves on once chosen
+	OwnMax                    string // the longest own answer
 	Displays                  []choice
 }
 
@@ -88,7 +91,8 @@ func formQuestions(f url.Values) []editQuestion {
 			Rules: rules, Next: next, Display: f.Get(p + "display"), Lower: f.Get(p + "lower"), Upper: f.Get(p + "upper"),
 			Own: f.Get(p+"own") == "on", OwnLabel: f.Get(p + "ownLabel"), MaxChoices: f.Get(p + "maxChoices"), MaxLength: f.Get(p + "maxLength"),
 			ButtonURL: f.Get(p + "buttonUrl"), Screenshot: f.Get(p+"screenshot") == "on", Recording: f.Get(p+"recording") == "on",
-			DetailsLabel: f.Get(p + "detailsLabel"), DetailsHint: f.Get(p + "detailsHint")})
+			DetailsLabel: f.Get(p + "detailsLabel"), DetailsHint: f.Get(p + "detailsHint"), Redact: f.Get(p + "redact"),
+			AutoProgress: f.Get(p+"auto") == "on", OwnMax: f.Get(p + "ownMax")})
 	}
 	return out
 }
@@ -104,16 +108,16 @@ func viewQuestion(q survey.Question, idAt map[int]string) editQuestion {
 	}
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
-		e.Own, e.OwnLabel = ownAnswer(p.Editable)
+		e.Options, e.Button, e.AutoProgress = optionLines(p.Options), p.ButtonLabel, p.ShouldAutoProgress
+		e.Own, e.OwnLabel, e.OwnMax = ownAnswer(p.Editable)
 	case survey.MultiSelectProperties:
 		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
-		e.Own, e.OwnLabel = ownAnswer(p.Editable)
+		e.Own, e.OwnLabel, e.OwnMax = ownAnswer(p.Editable)
 		if p.Max != nil {
 			e.MaxChoices = strconv.Itoa(*p.Max)
 		}
 	case survey.RatingProperties:
-		e.Scale, e.Button, e.Display = p.Scale, p.ButtonLabel, deref(p.Display)
+		e.Scale, e.Button, e.Display, e.AutoProgress = p.Scale, p.ButtonLabel, deref(p.Display), p.ShouldAutoProgress
 		if p.Labels != nil {
 			e.Lower, e.Upper = deref(p.Labels.Lower), deref(p.Labels.Upper)
 		}
@@ -123,20 +127,30 @@ func viewQuestion(q survey.Question, idAt map[int]string) editQuestion {
 		e.Button, e.ButtonURL = p.ButtonLabel, deref(p.ButtonURL)
 	case survey.BugReportProperties:
 		e.Button, e.Placeholder, e.Screenshot, e.Recording = p.ButtonLabel, deref(p.Placeholder), p.EnableScreenshot, p.EnableRecording
-		e.DetailsLabel, e.DetailsHint = p.DetailsLabel, deref(p.DetailsPlaceholder)
+		e.DetailsLabel, e.DetailsHint, e.Redact = p.DetailsLabel, deref(p.DetailsPlaceholder), strings.Join(p.RedactClasses, " ")
 	}
 	return e
 }
 
-func ownAnswer(e *survey.Editable) (bool, string) {
+func ownAnswer(e *survey.Editable) (bool, string, string) {
 	if e == nil {
-		return false, ""
+		return false, "", ""
 	}
-	return true, e.Label
+	return true, e.Label, strconv.Itoa(e.Max)
 }
 
+// optionSeparator parts an option's value from its description on a line of the form.
+const optionSeparator = " | "
+
 func optionLines(options []survey.Option) string {
-	return strings.Join(optionValues(options), "\n")
+	lines := make([]string, len(options))
+	for i, o := range options {
+		lines[i] = o.Value
+		if o.Description != nil {
+			lines[i] += optionSeparator + *o.Description
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // question is the survey's question the form's fields make, over the JSON the form carries; a
@@ -163,12 +177,19 @@ func (e editQuestion) question() (survey.Question, error) {
 		return q, nil // the form showed the old type's fields: the new type starts from its defaults
 	}
 	button := cmp.Or(strings.TrimSpace(e.Button), survey.DefaultButtonLabel)
+	var err error
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		p.Options, p.ButtonLabel, p.Editable = editedOptions(p.Options, e.Options), button, e.editable(p.Editable)
+		p.Options, p.ButtonLabel, p.ShouldAutoProgress = editedOptions(e.Options), button, e.AutoProgress
+		if p.Editable, err = e.editable(p.Editable); err != nil {
+			return survey.Question{}, err
+		}
 		q.Properties = p
 	case survey.MultiSelectProperties:
-		p.Options, p.ButtonLabel, p.Editable = editedOptions(p.Options, e.Options), button, e.editable(p.Editable)
+		p.Options, p.ButtonLabel = editedOptions(e.Options), button
+		if p.Editable, err = e.editable(p.Editable); err != nil {
+			return survey.Question{}, err
+		}
 		p.Max = nil
 		if n, err := whole(e.MaxChoices, "the most choices", e.N); err != nil {
 			return survey.Question{}, err
@@ -180,7 +201,7 @@ func (e editQuestion) question() (survey.Question, error) {
 		if e.Scale != 0 {
 			p.Scale = e.Scale
 		}
-		p.ButtonLabel, p.Display, p.Labels = button, optional(e.Display), nil
+		p.ButtonLabel, p.Display, p.Labels, p.ShouldAutoProgress = button, optional(e.Display), nil, e.AutoProgress
 		if lower, upper := optional(e.Lower), optional(e.Upper); lower != nil || upper != nil {
 			p.Labels = &survey.RatingLabels{Lower: lower, Upper: upper}
 		}
@@ -199,22 +220,28 @@ func (e editQuestion) question() (survey.Question, error) {
 	case survey.BugReportProperties:
 		p.ButtonLabel, p.Placeholder, p.EnableScreenshot, p.EnableRecording = button, optional(e.Placeholder), e.Screenshot, e.Recording
 		p.DetailsLabel, p.DetailsPlaceholder = cmp.Or(strings.TrimSpace(e.DetailsLabel), p.DetailsLabel), optional(e.DetailsHint)
+		p.RedactClasses = strings.Fields(e.Redact)
 		q.Properties = p
 	}
 	return q, nil
 }
 
-// editable is a select's own-answer setting the form gives, keeping the stored one's limits.
-func (e editQuestion) editable(old *survey.Editable) *survey.Editable {
+// editable is a select's own-answer setting the form gives, keeping the stored one's
+// description.
+func (e editQuestion) editable(old *survey.Editable) (*survey.Editable, error) {
 	if !e.Own {
-		return nil
+		return nil, nil
 	}
 	ed := survey.Editable{Label: "Other", Max: 200}
 	if old != nil {
 		ed = *old
 	}
 	ed.Label = cmp.Or(strings.TrimSpace(e.OwnLabel), ed.Label)
-	return &ed
+	n, err := whole(e.OwnMax, "the longest own answer", e.N)
+	if n > 0 {
+		ed.Max = n
+	}
+	return &ed, err
 }
 
 // optional is a text field's value, nil when left empty.
@@ -238,19 +265,15 @@ func whole(s, what string, n int) (int, error) {
 	return v, nil
 }
 
-// editedOptions are the options the lines name, each keeping the description it had.
-func editedOptions(old []survey.Option, lines string) []survey.Option {
+// editedOptions are the options the lines name: a value, and after " | " its description.
+func editedOptions(lines string) []survey.Option {
 	var out []survey.Option
 	for line := range strings.Lines(lines) {
-		v := strings.TrimSpace(line)
-		if v == "" {
+		v, desc, _ := strings.Cut(strings.TrimSpace(line), strings.TrimSpace(optionSeparator))
+		if v = strings.TrimSpace(v); v == "" {
 			continue
 		}
-		o := survey.Option{Value: v}
-		if i := slices.IndexFunc(old, func(x survey.Option) bool { return x.Value == v }); i >= 0 {
-			o.Description = old[i].Description
-		}
-		out = append(out, o)
+		out = append(out, survey.Option{Value: v, Description: optional(desc)})
 	}
 	return out
 }
