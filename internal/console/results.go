@@ -164,7 +164,8 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 		}
 		cursor = next
 	}
-	// Each survey's lifetime counters: one indexed read each, of at most 1,000 surveys.
+	// Each survey's lifetime counters and latest response: two indexed reads each, of at most
+	// 1,000 surveys.
 	items := make([]surveyItem, 0, len(surveys))
 	for _, sv := range surveys {
 		st, err := rs.store.Stats(r.Context(), sv.ID)
@@ -172,7 +173,19 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 			rs.fail(w, r, err)
 			return
 		}
-		items = append(items, surveyItem{sv, st})
+		item := surveyItem{Survey: sv, Stats: st}
+		if st.TotalResponses > 0 {
+			// The newest response: the first of a page, newest first, read by index.
+			latest, _, err := rs.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: 1})
+			if err != nil {
+				rs.fail(w, r, err)
+				return
+			}
+			if len(latest) == 1 {
+				item.Latest = latest[0].CreatedAt.UTC().Format("2 Jan 2006 15:04 UTC")
+			}
+		}
+		items = append(items, item)
 	}
 	rs.render(w, r, "list.html", struct {
 		Surveys   []surveyItem
@@ -184,7 +197,8 @@ func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
 // surveyItem is a survey as the list of surveys shows it.
 type surveyItem struct {
 	store.Survey
-	Stats store.Stats
+	Stats  store.Stats
+	Latest string // the latest response's time, "" for none
 }
 
 func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, data any) {

@@ -29,7 +29,7 @@ func TestResultsPages(t *testing.T) {
 	get := e.resultsGetter()
 	list := get("/")
 	if list.Code != 200 || !strings.Contains(list.Body.String(), `href="surveys/`+e.survA.ID+`"`) || strings.Contains(list.Body.String(), e.survB.ID) ||
-		!strings.Contains(list.Body.String(), `<span class="status">active · 2 responses, 0 finished</span>`) {
+		!strings.Contains(list.Body.String(), `<span class="status">active · 2 responses, 0 finished · latest 21 Nov 2026 10:04 UTC</span>`) {
 		t.Errorf("list: %d\n%s", list.Code, list.Body)
 	}
 	if csp := list.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "unsafe") {

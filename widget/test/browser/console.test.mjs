@@ -179,3 +179,48 @@ test("a targeted survey: a routing rule and a display rule added in the console,
   await item.getByRole("button", { name: "Publish" }).waitFor();
   await context.close();
 });
+
+// tabTo presses Tab until the focused control is the one named (its label, aria-label or text),
+// within an element holding text when given: what a person with a keyboard alone does.
+async function tabTo(tab, name, within) {
+  for (let i = 0; i < 600; i++) {
+    await tab.keyboard.press("Tab");
+    const found = await tab.evaluate(([name, within]) => {
+      const el = document.activeElement;
+      if (!el) return false;
+      const label = (el.labels?.[0]?.textContent ?? el.getAttribute("aria-label") ?? el.textContent ?? "").trim();
+      const named = label === name || (el.tagName === "SELECT" && label.startsWith(name));
+      return named && (!within || el.closest("li")?.textContent.includes(within));
+    }, [name, within]);
+    if (found) return;
+  }
+  throw new Error(`Tab never reaches ${name}`);
+}
+
+test("by keyboard alone: a survey made, titled, saved and published", async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${base}/console/`);
+  await tabTo(tab, "Template");
+  await tab.keyboard.press("ArrowDown"); // from Blank to the next template
+  await tabTo(tab, "New survey");
+  await tab.keyboard.press("Enter");
+  await tab.getByRole("heading", { name: "Edit survey", level: 1 }).waitFor();
+  const id = new URL(tab.url()).pathname.split("/").at(-2);
+  await tabTo(tab, "Survey title");
+  await tab.keyboard.press("ControlOrMeta+a");
+  await tab.keyboard.type("Keyboard poll");
+  await tabTo(tab, "Save");
+  await tab.keyboard.press("Enter");
+  await tab.getByRole("status").getByText("Saved.").waitFor();
+  await tabTo(tab, "All surveys");
+  await tab.keyboard.press("Enter");
+  await tab.getByRole("heading", { name: "Surveys", level: 1 }).waitFor();
+  await tabTo(tab, "Publish", "Keyboard poll");
+  await tab.keyboard.press("Enter");
+  await tab.getByRole("listitem").filter({ hasText: "Keyboard poll" }).getByRole("button", { name: "Pause" }).waitFor();
+  assert.equal(await served(id), 200);
+  const view = await (await fetch(`${base}/v1/svc/${id}`, { headers: { "x-svc-pk": pk } })).json();
+  assert.equal(view.title, "Keyboard poll");
+  await context.close();
+});
