@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk, surveys } from "./helpers.mjs";
+import { base, launch, pk, sk, surveys } from "./helpers.mjs";
 
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -222,5 +222,53 @@ test("by keyboard alone: a survey made, titled, saved and published", async () =
   assert.equal(await served(id), 200);
   const view = await (await fetch(`${base}/v1/svc/${id}`, { headers: { "x-svc-pk": pk } })).json();
   assert.equal(view.title, "Keyboard poll");
+  await context.close();
+});
+
+test("the console refuses what would break a survey: an invalid rule, a stale save, another site's post", async () => {
+  const api = (method, path, body) =>
+    fetch(`${base}/v1/protected/surveys${path}`, {
+      method, headers: { Authorization: `Bearer ${sk}`, "content-type": "application/json" }, body: body && JSON.stringify(body),
+    });
+  const created = await (await api("POST", "", { title: "Guarded survey", status: "active", questions: [
+    { id: "q1", title: "How was it?", properties: { type: "rating", scale: 5 } }] })).json();
+  const id = created.id;
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${base}/console/surveys/${id}/edit`);
+
+  // An invalid rule: the server's message beside the rules, nothing saved.
+  const who = tab.getByRole("group", { name: "Who sees it, and when" });
+  await who.getByRole("checkbox", { name: /svc shows it by itself/ }).check();
+  await who.getByRole("textbox", { name: "Share of people who may see it, in per cent" }).fill("500");
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("alert").getByText("The display rules cannot be saved as they are: see beside them.").waitFor();
+  await who.getByText(/percentage/).waitFor();
+  assert.equal((await (await api("GET", `/${id}`)).json()).display, undefined, "nothing was saved");
+
+  // Changed meanwhile through the API: the console's save does not overwrite it.
+  await tab.goto(`${base}/console/surveys/${id}/edit`);
+  assert.equal((await api("PATCH", `/${id}`, { title: "Changed elsewhere" })).status, 200);
+  await tab.getByRole("textbox", { name: "Survey title" }).fill("Changed in the console");
+  await tab.getByRole("button", { name: "Save", exact: true }).click();
+  await tab.getByRole("alert").getByText(/Someone changed this survey since you opened it/).waitFor();
+  assert.equal((await (await api("GET", `/${id}`)).json()).title, "Changed elsewhere");
+
+  // Another site's page posts the console's own form, token and all: refused, nothing changed.
+  await tab.goto(`${base}/console/`);
+  const token = await tab.locator('input[name="csrf"]').first().getAttribute("value");
+  await tab.goto(`${process.env.SVC_E2E_OTHER_ORIGIN}/test/page.html`);
+  const [reply] = await Promise.all([
+    tab.waitForResponse((r) => r.url().endsWith(`/console/surveys/${id}/status`)),
+    tab.evaluate(([action, token]) => {
+      const f = Object.assign(document.createElement("form"), { method: "post", action });
+      for (const [name, value] of [["csrf", token], ["status", "inactive"]]) f.append(Object.assign(document.createElement("input"), { type: "hidden", name, value }));
+      document.body.append(f);
+      f.submit();
+    }, [`${base}/console/surveys/${id}/status`, token]),
+  ]);
+  assert.equal(reply.status(), 403);
+  assert.equal((await (await api("GET", `/${id}`)).json()).status, "active", "another site's post changed nothing");
+  await api("DELETE", `/${id}`);
   await context.close();
 });
