@@ -16,6 +16,10 @@ import (
 // Link surveys (extensions.md section 10): the team's link secret, and the grant a link page
 // hands its widget in place of a publishable key. The pages themselves are in linkpage.go.
 
+// maxLinkToken bounds a link token's length: a survey id, an expiry, a signature and a
+// respondent of at most 256 characters, encoded.
+const maxLinkToken = 1536
+
 // linkSecretOverlap is how long a replaced link secret keeps checking links beside the new one.
 const linkSecretOverlap = 24 * time.Hour
 
@@ -90,6 +94,9 @@ func (h *Handler) linked(fn teamHandler, token string) http.Handler {
 // grant checks a link page's token for the request: its survey, its signature, and the
 // respondent and response the request's path names.
 func (h *Handler) grant(r *http.Request, token string) (linkauth.Grant, string, error) {
+	if len(token) > maxLinkToken {
+		return linkauth.Grant{}, "", unauthorized("this link's token is not valid")
+	}
 	g, ok := linkauth.ParseToken(token)
 	if !ok || g.SurveyID != r.PathValue("surveyId") {
 		return g, "", unauthorized("this link's token answers only its own survey")

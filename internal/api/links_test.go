@@ -174,6 +174,10 @@ func TestLinkOneClick(t *testing.T) {
 	}
 	rec := e.do(req{method: "GET", path: "/v1/svc/" + e.survA.ID, headers: map[string]string{"x-svc-pk": token}})
 	wantStatus(t, rec, http.StatusUnauthorized, "unauthorized")
+	for _, bad := range []string{"svc_link_", "svc_link_" + id + ".1.2", "svc_link_" + id + ".9999999999.00.!!", token + strings.Repeat("A", 4000)} {
+		rec = e.do(req{method: "GET", path: "/v1/svc/" + id, headers: map[string]string{"x-svc-pk": bad}})
+		wantStatus(t, rec, http.StatusUnauthorized, "unauthorized")
+	}
 	rec = e.do(req{method: "POST", path: "/v1/svc/next-survey", body: `{"respondent":"ann@example.com","url":"https://x.example/"}`, headers: map[string]string{"x-svc-pk": token}})
 	wantStatus(t, rec, http.StatusUnauthorized, "unauthorized")
 	if code := put(got[0].ID, "ann@example.com"); code != http.StatusOK {
