@@ -25,16 +25,20 @@ const maxAcceptLanguages = 16
 // translations. A malformed ?lang= is refused; a well-formed one the survey lacks falls back.
 func surveyLanguage(r *http.Request, sv *store.Survey) (string, error) {
 	var asked []string
-	if q := r.URL.Query(); q.Has("lang") {
+	// Most asks name no language: the query is parsed only when it may.
+	if raw := r.URL.RawQuery; strings.Contains(raw, "lang") || strings.Contains(raw, "%") {
+		q := r.URL.Query()
 		tag, err := wire.Query(q, "lang")
 		if err != nil {
 			return "", err
 		}
-		c, err := survey.CanonicalLanguage(tag)
-		if err != nil {
-			return "", badRequest("lang: " + err.Error())
+		if q.Has("lang") {
+			c, err := survey.CanonicalLanguage(tag)
+			if err != nil {
+				return "", badRequest("lang: " + err.Error())
+			}
+			asked = append(asked, c)
 		}
-		asked = append(asked, c)
 	}
 	if sv.Languages == nil {
 		return "", nil
