@@ -93,6 +93,8 @@ declare namespace Svc {
     /** Close the confirmation by itself after this many seconds, 0 to 86400 (default 0: never). */
     autoCloseSeconds?: number;
     colorScheme?: "light" | "dark" | "auto";
+    /** The language to show surveys in; by default the browser's (see ShowOptions). */
+    language?: string;
     /** The widget's own words in languages it does not ship, by language tag (see ShowOptions). */
     labelsFor?: Record<string, Partial<Labels>>;
     labels?: Partial<Labels>;

@@ -58,8 +58,8 @@ export class Api {
   }
 
   /** next asks which survey to show now (POST /v1/svc/next-survey). */
-  async next(ask: Ask): Promise<Next> {
-    const res = await fetch(this.url("/v1/svc/next-survey"), {
+  async next(ask: Ask, lang?: string): Promise<Next> {
+    const res = await fetch(this.url("/v1/svc/next-survey" + (lang ? `?lang=${enc(lang)}` : "")), {
       method: "POST",
       headers: { "x-svc-pk": this.key, "content-type": "application/json" },
       body: JSON.stringify(ask),

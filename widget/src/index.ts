@@ -175,7 +175,7 @@ function ask(event?: string): void {
   clearTimeout(delay);
   const at = (lastURL = location.href);
   a.api
-    .next({ respondent: a.o.respondent, url: at, event, attributes })
+    .next({ respondent: a.o.respondent, url: at, event, attributes }, typeof a.o.language === "string" ? a.o.language : undefined)
     .then((d) => {
       if (seq !== asks || !d.survey) return;
       const survey = d.survey;

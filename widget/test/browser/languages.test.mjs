@@ -68,6 +68,17 @@ test("an Arabic survey is laid out right to left, and is accessible", async () =
   await context.close();
 });
 
+test("Svc.init shows the survey svc picks in the language it is given", async () => {
+  const who = respondent("init-lang");
+  const context = await browser.newContext({ locale: "en-US" });
+  const tab = await context.newPage();
+  await tab.goto(`${base}/test/targeted.html?${new URLSearchParams({ pk, respondent: who, target: "lang", lang: "ar" })}`);
+  const dialog = tab.getByRole("dialog", { name: "كيف كانت زيارتك؟" });
+  await dialog.getByRole("radio", { name: "التقارير" }).waitFor();
+  assert.equal(await dialog.getAttribute("dir"), "rtl");
+  await context.close();
+});
+
 // sign makes a link as a team's backend in any language would: here Node's crypto, not svc's.
 function sign(secret, surveyId, who, exp) {
   const sig = createHmac("sha256", secret).update(`${surveyId}\n${who}\n${exp}`).digest("hex");
