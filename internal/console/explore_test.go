@@ -12,11 +12,14 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/svc-feedback/svc/internal/console"
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
 )
 
 // The spreadsheet download links a bug report's screenshot to the response's page, which shows
@@ -127,5 +130,30 @@ func TestResultsAnswersPagedAndSearched(t *testing.T) {
 		if rec := get("/surveys/" + e.survA.ID + path); rec.Code != 404 {
 			t.Errorf("%s: %d", path, rec.Code)
 		}
+	}
+}
+
+// TestResultsLanguageFilter: a translated survey's results are filtered by the language people
+// answered in.
+func TestResultsLanguageFilter(t *testing.T) {
+	e := setup(t)
+	if _, err := store.ModifySurvey(t.Context(), e.store, "a", e.survA.ID, func(sv *store.Survey) error {
+		sv.Languages = &survey.Languages{Default: "en", Translations: map[string]survey.Translation{"de": {}, "ar": {}}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, lang := range []string{"de", "ar"} {
+		w := store.ResponseWrite{SurveyID: e.survA.ID, ID: "rlanguage00000000000" + strconv.Itoa(i), Respondent: "person-" + lang,
+			Data: survey.Answers{"nps": survey.Number(9)}, Metadata: map[string]string{}, Language: lang, At: e.clock.Now()}
+		if _, _, err := e.store.PutResponse(t.Context(), w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.clock.Advance(time.Minute)
+	body := e.resultsGetter()("/surveys/" + e.survA.ID + "?language=de").Body.String()
+	if !strings.Contains(body, `<select name="language">`) || !strings.Contains(body, `<option selected>de</option>`) ||
+		!strings.Contains(body, `<span class="who">person-de</span>`) || strings.Contains(body, `<span class="who">person-ar</span>`) {
+		t.Errorf("the page filtered by language:\n%s", body)
 	}
 }

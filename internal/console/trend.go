@@ -104,7 +104,7 @@ type filterRating struct {
 func filterQuery(q url.Values) url.Values {
 	out := url.Values{}
 	for k, vs := range q {
-		if k != "finished" && !strings.HasPrefix(k, "answer.") && !strings.HasPrefix(k, "metadata.") {
+		if k != "finished" && k != "language" && !strings.HasPrefix(k, "answer.") && !strings.HasPrefix(k, "metadata.") {
 			continue
 		}
 		for _, v := range vs {
@@ -121,6 +121,10 @@ func filterBarOf(def survey.Definition, fq url.Values) filterBar {
 	fb := filterBar{Finished: fq.Get("finished"), Active: len(fq) > 0}
 	if len(fq) > 0 {
 		fb.Query = "&" + fq.Encode()
+	}
+	if def.Languages != nil {
+		// The language a person answered in: a translated survey's results, one language at a time.
+		fb.Choices = append(fb.Choices, filterChoice{Name: "language", Label: "Language", Value: fq.Get("language"), Options: def.Languages.Tags()})
 	}
 	for i := range def.Questions {
 		q := &def.Questions[i]
