@@ -178,3 +178,18 @@ func sumCounts(m map[int]int64) int64 {
 	}
 	return t
 }
+
+// BenchmarkPerson reads a person new to the team, as next-survey does for a first visit, asking
+// about one survey: the read that is about half of a next-survey's time.
+func BenchmarkPerson(b *testing.B) {
+	s, sv := benchStore(b, nil)
+	asked := []string{sv.ID}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		if _, err := s.Person(context.Background(), "acme", "new-person-"+strconv.Itoa(i), asked); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
