@@ -39,6 +39,12 @@
     skipIfResponded: false,
     metadata: { channel: "link" },
   }).then(function (result) {
-    if (result.outcome === "dismissed") el.replaceChildren();
+    // The page stays a page: it says what became of the survey rather than going blank.
+    var p = document.createElement("p");
+    p.setAttribute("role", "status");
+    p.textContent = result.outcome === "dismissed"
+      ? "You closed the survey. Open the link again to answer it."
+      : "Thank you. You can close this page.";
+    el.replaceChildren(p);
   });
 })();

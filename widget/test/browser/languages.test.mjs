@@ -109,6 +109,8 @@ test("a link from an e-mail: one click scores, the page on a phone asks the rest
   await region.getByRole("heading", { name: "Thank you" }).waitFor();
   const r = await saved(s, who, { nps: 9, why: "Quick support" }, true);
   assert.equal(r.clientMetadata.channel, "link");
+  await region.getByRole("button", { name: "Close" }).click();
+  await tab.getByRole("status").filter({ hasText: "Thank you. You can close this page." }).waitFor();
 
   // Opened again, the same link says it was answered, and makes no second response.
   await tab.goto(link);
