@@ -1,11 +1,13 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,93 +36,102 @@ func (h *Handler) handleLinkFile(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func message(status int, title, text string) linkpage.Page {
-	return linkpage.Page{Status: status, Lang: "en", Title: title, Message: text}
+// pageWords are the words of a link page: in one of the languages the pages speak, the closest
+// to the survey's (when known) or the browser's.
+type pageWords struct{ lang string }
+
+func wordsFor(r *http.Request, surveyLang string) pageWords {
+	asked := acceptLanguages(headerValue(r.Header, "Accept-Language"))
+	if surveyLang != "" {
+		asked = append([]string{surveyLang}, asked...)
+	}
+	for _, tag := range asked {
+		for _, t := range survey.LanguageChain(tag) {
+			if slices.Contains(linkpage.Languages, t) {
+				return pageWords{t}
+			}
+		}
+	}
+	return pageWords{"en"}
 }
 
-// The pages that show no survey. They are values, copied wherever they are returned.
-var (
-	pageNotFound = message(http.StatusNotFound, "Survey not found", "There is no survey at this address. Check that the link is the one you were sent.")
-	pageClosed   = message(http.StatusNotFound, "This survey is closed", "It no longer takes answers. Thank you for your time.")
-	pageBadLink  = message(http.StatusForbidden, "This link is not valid", "It may have been changed or cut short. Open the link exactly as you were sent it.")
-	pageExpired  = message(http.StatusForbidden, "This link has expired", "Ask whoever sent it to you for a new one.")
-	pagePersonal = message(http.StatusForbidden, "This survey needs a personal link", "Open the link you were sent to answer it.")
-	pageAnswered = message(http.StatusOK, "Thank you", "You have answered this survey already.")
-	pageDown     = message(http.StatusServiceUnavailable, "The survey cannot be shown right now", "Please try again in a minute.")
-	pageNoLinks  = message(http.StatusNotImplemented, "Link surveys are not available here", "This server keeps no link surveys.")
-	pageBusy     = message(http.StatusTooManyRequests, "Too many requests", "This survey was opened too often from here just now. Please try again in a minute.")
-)
-
-func pageBadRequest(text string) linkpage.Page {
-	return message(http.StatusBadRequest, "This link cannot be answered", text)
+// page is a page that shows no survey: kind's title and message, and detail after it.
+func (pw pageWords) page(status int, kind, detail string) linkpage.Page {
+	title, msg := linkpage.Text(pw.lang, kind)
+	if detail != "" {
+		msg = strings.TrimSpace(msg + " " + detail)
+	}
+	return linkpage.Page{Status: status, Lang: pw.lang, RightToLeft: survey.RightToLeft(pw.lang), Title: title, Message: msg}
 }
 
 // linkPage decides the page for r.
 func (h *Handler) linkPage(r *http.Request) linkpage.Page {
+	pw := wordsFor(r, "")
 	ln, err := h.linker()
 	if err != nil {
-		return pageNoLinks
+		return pw.page(http.StatusNotImplemented, linkpage.NoLinks, "")
 	}
 	ctx, id := r.Context(), r.PathValue("surveyId")
 	if !store.ValidSurveyID(id) {
-		return pageNotFound
+		return pw.page(http.StatusNotFound, linkpage.NotFound, "")
 	}
 	// Limited as the widget's calls are, per survey and client: a page reads, and may write.
 	if h.limiter != nil {
 		if ok, _ := h.limiter.allow(r, "link:"+id); !ok {
-			return pageBusy
+			return pw.page(http.StatusTooManyRequests, linkpage.Busy, "")
 		}
 	}
 	sv, err := ln.LinkSurvey(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && sv.Status == store.StatusDeleted:
-		return pageNotFound
+		return pw.page(http.StatusNotFound, linkpage.NotFound, "")
 	case err != nil:
-		return h.pageFailed(r, err)
-	case sv.Status != store.StatusActive:
-		return pageClosed
+		return h.pageFailed(r, pw, err)
 	}
 	lang, err := surveyLanguage(r, &sv)
 	if err != nil {
-		return pageBadRequest("Its language (lang) is not one svc knows.")
+		return pw.page(http.StatusBadRequest, linkpage.BadRequest, "Its language (lang) is not one svc knows.")
 	}
-	g, page := h.linkGrant(r, ln, &sv)
+	if pw = wordsFor(r, lang); sv.Status != store.StatusActive {
+		return pw.page(http.StatusNotFound, linkpage.Closed, "")
+	}
+	g, page := h.linkGrant(r, ln, &sv, pw)
 	if page != nil {
 		return *page
 	}
 	prefill, problem := prefillAnswers(r.URL.Query(), &sv.Definition)
 	if problem != "" {
-		return pageBadRequest(problem)
+		return pw.page(http.StatusBadRequest, linkpage.BadRequest, problem)
 	}
 	answers, responseID := prefill, ""
 	if !g.Anonymous() {
 		responseID = linkauth.ResponseID(sv.ID, g.Respondent)
 		var done bool
 		if answers, done, err = h.linkResponse(r, &sv, g.Respondent, responseID, lang, prefill); errors.Is(err, store.ErrInvalid) {
-			return pageBadRequest("Its answers cannot be saved: " + err.Error())
+			return pw.page(http.StatusBadRequest, linkpage.BadRequest, "Its answers cannot be saved: "+err.Error())
 		} else if err != nil {
-			return h.pageFailed(r, err)
+			return h.pageFailed(r, pw, err)
 		}
 		if done {
-			return pageAnswered
+			return pw.page(http.StatusOK, linkpage.Answered, "")
 		}
 	}
 	raw, _ := json.Marshal(answers)
-	pageLang := lang
-	if pageLang == "" {
-		pageLang = "en"
-	}
+	pageLang := cmp.Or(lang, "en")
+	_, thanks := linkpage.Text(pw.lang, linkpage.Thanks)
+	_, closed := linkpage.Text(pw.lang, linkpage.Dismissed)
 	return linkpage.Page{Status: http.StatusOK, Lang: pageLang, RightToLeft: survey.RightToLeft(pageLang), Title: sv.Definition.Localize(lang).Title,
-		Survey: &linkpage.Survey{ID: sv.ID, Key: g.Token(), Respondent: g.Respondent, ResponseID: responseID, Language: lang, Answers: raw}}
+		Survey: &linkpage.Survey{ID: sv.ID, Key: g.Token(), Respondent: g.Respondent, ResponseID: responseID, Language: lang, Answers: raw,
+			Thanks: thanks, Dismissed: closed}}
 }
 
 // linkGrant checks the link's signature, or that the survey takes anonymous answers; a page
 // says why not.
-func (h *Handler) linkGrant(r *http.Request, ln store.Linker, sv *store.Survey) (linkauth.Grant, *linkpage.Page) {
+func (h *Handler) linkGrant(r *http.Request, ln store.Linker, sv *store.Survey, pw pageWords) (linkauth.Grant, *linkpage.Page) {
 	q := r.URL.Query()
 	if !q.Has("r") && !q.Has("exp") && !q.Has("sig") {
 		if sv.Link == nil || !sv.Link.Anonymous {
-			p := pagePersonal
+			p := pw.page(http.StatusForbidden, linkpage.Personal, "")
 			return linkauth.Grant{}, &p
 		}
 		return linkauth.Grant{SurveyID: sv.ID}, nil
@@ -129,7 +140,7 @@ func (h *Handler) linkGrant(r *http.Request, ln store.Linker, sv *store.Survey) 
 	for i, name := range []string{"r", "exp", "sig"} {
 		v, err := wire.Query(q, name)
 		if err != nil || v == "" {
-			p := pageBadLink
+			p := pw.page(http.StatusForbidden, linkpage.BadLink, "")
 			return linkauth.Grant{}, &p
 		}
 		parts[i] = v
@@ -137,11 +148,11 @@ func (h *Handler) linkGrant(r *http.Request, ln store.Linker, sv *store.Survey) 
 	var p linkpage.Page
 	switch err := h.checkLink(r.Context(), ln, sv, parts[0], parts[1], parts[2]); {
 	case errors.Is(err, linkauth.ErrExpired):
-		p = pageExpired
+		p = pw.page(http.StatusForbidden, linkpage.Expired, "")
 	case errors.Is(err, linkauth.ErrBadSignature):
-		p = pageBadLink
+		p = pw.page(http.StatusForbidden, linkpage.BadLink, "")
 	case err != nil:
-		p = h.pageFailed(r, err)
+		p = h.pageFailed(r, pw, err)
 	default:
 		return linkauth.Grant{SurveyID: sv.ID, Respondent: parts[0], Exp: parts[1], Sig: parts[2]}, nil
 	}
@@ -240,7 +251,7 @@ func prefillAnswers(q url.Values, d *survey.Definition) (answers survey.Answers,
 }
 
 // pageFailed logs a failure the person cannot mend, and says to try again.
-func (h *Handler) pageFailed(r *http.Request, err error) linkpage.Page {
+func (h *Handler) pageFailed(r *http.Request, pw pageWords, err error) linkpage.Page {
 	h.log.ErrorContext(r.Context(), "link page", "path", r.URL.Path, "err", err)
-	return pageDown
+	return pw.page(http.StatusServiceUnavailable, linkpage.Down, "")
 }

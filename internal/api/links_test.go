@@ -109,6 +109,16 @@ func TestLinkPages(t *testing.T) {
 	if res := e.page(link); res.StatusCode != http.StatusForbidden || !strings.Contains(body(t, res), "This link has expired") {
 		t.Errorf("expired link: %d", res.StatusCode)
 	}
+	// The page speaks the browser's language, where the pages speak it.
+	for accept, want := range map[string]string{"de-AT,de;q=0.9": `<html lang="de">`, "ar": `<html lang="ar" dir="rtl">`, "ja, fr;q=0.5": `<html lang="fr">`, "ja": `<html lang="en">`} {
+		rec, _ := e.exchange(req{method: "GET", path: link, headers: map[string]string{"Accept-Language": accept}})
+		if html := rec.Body.String(); !strings.Contains(html, want) {
+			t.Errorf("Accept-Language %q: want %s in\n%s", accept, want, html)
+		}
+	}
+	if rec, _ := e.exchange(req{method: "GET", path: link, headers: map[string]string{"Accept-Language": "de"}}); !strings.Contains(rec.Body.String(), "Dieser Link ist abgelaufen") {
+		t.Errorf("the German expired page:\n%s", rec.Body)
+	}
 	e.manage("PATCH", "/v1/protected/surveys/"+id, `{"status":"inactive"}`, e.skA)
 	fresh := pathOf(t, client.SignLink(secret, "", id, "ann@example.com", t0.Add(48*time.Hour)))
 	if res := e.page(fresh); res.StatusCode != http.StatusNotFound || !strings.Contains(body(t, res), "This survey is closed") {

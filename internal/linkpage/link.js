@@ -42,9 +42,7 @@
     // The page stays a page: it says what became of the survey rather than going blank.
     var p = document.createElement("p");
     p.setAttribute("role", "status");
-    p.textContent = result.outcome === "dismissed"
-      ? "You closed the survey. Open the link again to answer it."
-      : "Thank you. You can close this page.";
+    p.textContent = result.outcome === "dismissed" ? d.dismissed : d.thanks;
     el.replaceChildren(p);
   });
 })();

@@ -50,6 +50,8 @@ type Survey struct {
 	// Answers are the answers given already, by this link or a prefill in it: the widget
 	// starts at the first question they leave.
 	Answers json.RawMessage
+	// Thanks and Dismissed are what the page says once the survey closes, in its language.
+	Thanks, Dismissed string
 }
 
 // Write writes p with the headers every page has: never cached (a link is personal), never
