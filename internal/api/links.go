@@ -46,14 +46,7 @@ func (h *Handler) handleLinkSecretPost(w http.ResponseWriter, r *http.Request, t
 	if _, err := ln.RotateLinkSecret(r.Context(), teamID, secret, h.now().Add(linkSecretOverlap)); err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	h.writeJSON(w, http.StatusOK, struct {
-		Data struct {
-			Secret string `json:"secret"`
-		} `json:"data"`
-	}{Data: struct {
-		Secret string `json:"secret"`
-	}{secret}})
+	h.writeSecret(w, secret)
 	return nil
 }
 

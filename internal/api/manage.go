@@ -223,15 +223,20 @@ func (h *Handler) handleWebhookSecretPost(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	h.writeJSON(w, http.StatusOK, struct {
-		Data struct {
-			Secret string `json:"secret"`
-		} `json:"data"`
-	}{Data: struct {
-		Secret string `json:"secret"`
-	}{secret}})
+	h.writeSecret(w, secret)
 	return nil
+}
+
+// writeSecret answers a secret made just now, {"data":{"secret"}}: shown this once, so kept by
+// no cache.
+func (h *Handler) writeSecret(w http.ResponseWriter, secret string) {
+	w.Header().Set("Cache-Control", "no-store")
+	type shown struct {
+		Secret string `json:"secret"`
+	}
+	h.writeJSON(w, http.StatusOK, struct {
+		Data shown `json:"data"`
+	}{shown{secret}})
 }
 
 // changeSurvey changes the request's survey with fn, after checking that it is not deleted and
