@@ -24,16 +24,10 @@ func (s *Store) LinkSecrets(ctx context.Context, teamID string) (store.LinkSecre
 	if err := s.checkOpen("link secrets"); err != nil {
 		return store.LinkSecrets{}, err
 	}
-	var (
-		l       store.LinkSecrets
-		expires int64
-	)
-	err := s.pool.QueryRow(ctx, `SELECT secret, previous_secret, previous_expires_at FROM link_secrets WHERE team_id = $1`, teamID).
-		Scan(&l.Secret, &l.Previous, &expires)
+	l, err := sqlrow.ScanLinkSecrets(s.pool.QueryRow(ctx, sqlrow.LinkSecretsSQL("$1"), teamID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.LinkSecrets{}, nil
 	}
-	l.PreviousExpiresAt = sqlrow.FromMS(expires)
 	return l, s.mapErr(err, "link secrets of team "+teamID)
 }
 
@@ -48,11 +42,8 @@ func (s *Store) RotateLinkSecret(ctx context.Context, teamID, secret string, pre
 		if !exists {
 			return fmt.Errorf("team %s: %w", teamID, store.ErrNotFound)
 		}
-		var expires int64
-		err := tx.QueryRow(ctx, `INSERT INTO link_secrets (team_id, secret) VALUES ($1, $2)
-			ON CONFLICT (team_id) DO UPDATE SET previous_secret = link_secrets.secret, previous_expires_at = $3, secret = excluded.secret
-			RETURNING secret, previous_secret, previous_expires_at`, teamID, secret, sqlrow.MS(previousUntil)).Scan(&l.Secret, &l.Previous, &expires)
-		l.PreviousExpiresAt = sqlrow.FromMS(expires)
+		var err error
+		l, err = sqlrow.ScanLinkSecrets(tx.QueryRow(ctx, sqlrow.RotateLinkSecretSQL("$1", "$2", "$3"), teamID, secret, sqlrow.MS(previousUntil)))
 		return err
 	})
 	return l, err

@@ -22,16 +22,10 @@ func (s *Store) LinkSecrets(ctx context.Context, teamID string) (store.LinkSecre
 	if err := s.checkOpen("link secrets"); err != nil {
 		return store.LinkSecrets{}, err
 	}
-	var (
-		l       store.LinkSecrets
-		expires int64
-	)
-	err := s.rdb.QueryRowContext(ctx, `SELECT secret, previous_secret, previous_expires_at FROM link_secrets WHERE team_id = ?`, teamID).
-		Scan(&l.Secret, &l.Previous, &expires)
+	l, err := sqlrow.ScanLinkSecrets(s.rdb.QueryRowContext(ctx, sqlrow.LinkSecretsSQL("?"), teamID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.LinkSecrets{}, nil
 	}
-	l.PreviousExpiresAt = sqlrow.FromMS(expires)
 	return l, s.mapErr(err, "link secrets of team "+teamID)
 }
 
@@ -42,11 +36,8 @@ func (s *Store) RotateLinkSecret(ctx context.Context, teamID, secret string, pre
 		if err := s.teamExists(tx, teamID); err != nil {
 			return err
 		}
-		var expires int64
-		err := tx.QueryRow(`INSERT INTO link_secrets (team_id, secret) VALUES (?, ?)
-			ON CONFLICT (team_id) DO UPDATE SET previous_secret = link_secrets.secret, previous_expires_at = ?, secret = excluded.secret
-			RETURNING secret, previous_secret, previous_expires_at`, teamID, secret, sqlrow.MS(previousUntil)).Scan(&l.Secret, &l.Previous, &expires)
-		l.PreviousExpiresAt = sqlrow.FromMS(expires)
+		var err error
+		l, err = sqlrow.ScanLinkSecrets(tx.QueryRow(sqlrow.RotateLinkSecretSQL("?", "?", "?"), teamID, secret, sqlrow.MS(previousUntil)))
 		return s.mapErr(err, "rotate link secret of team "+teamID)
 	})
 	return l, err

@@ -179,6 +179,32 @@ func ScanSettings(row Scanner) (store.TeamSettings, error) {
 	return st, nil
 }
 
+// LinkSecretsSQL reads a team's link secrets, p1 its id; ScanLinkSecrets reads the row.
+func LinkSecretsSQL(p1 string) string {
+	return `SELECT secret, previous_secret, previous_expires_at FROM link_secrets WHERE team_id = ` + p1
+}
+
+// RotateLinkSecretSQL makes team p1's link secret p2, keeping the one it replaces until p3
+// (Unix milliseconds), and returns the secrets as ScanLinkSecrets reads them.
+func RotateLinkSecretSQL(p1, p2, p3 string) string {
+	return `INSERT INTO link_secrets (team_id, secret) VALUES (` + p1 + `, ` + p2 + `)
+		ON CONFLICT (team_id) DO UPDATE SET previous_secret = link_secrets.secret, previous_expires_at = ` + p3 + `, secret = excluded.secret
+		RETURNING secret, previous_secret, previous_expires_at`
+}
+
+// ScanLinkSecrets reads a row of LinkSecretsSQL or RotateLinkSecretSQL.
+func ScanLinkSecrets(row Scanner) (store.LinkSecrets, error) {
+	var (
+		l       store.LinkSecrets
+		expires int64
+	)
+	if err := row.Scan(&l.Secret, &l.Previous, &expires); err != nil {
+		return store.LinkSecrets{}, err
+	}
+	l.PreviousExpiresAt = FromMS(expires)
+	return l, nil
+}
+
 // KeyColumns are the columns of the api_keys table that ScanKey reads, in its order.
 const KeyColumns = `id, team_id, kind, hint, created_at, revoked_at`
 
