@@ -101,32 +101,30 @@ func formQuestions(f url.Values) []editQuestion {
 // ids by position, which its routing's jumps name.
 func viewQuestion(q survey.Question, idAt map[int]string) editQuestion {
 	b, _ := json.Marshal(q)
-	e := editQuestion{ID: q.ID, JSON: string(b), Title: q.Title, Type: q.Type(), Required: q.Required}
+	e := editQuestion{ID: q.ID, JSON: string(b), Title: q.Title, Type: q.Type(), Required: q.Required,
+		Description: deref(q.Description), Button: buttonOf(&q)}
 	e.Rules, e.Next = rulesOf(q, idAt)
-	if q.Description != nil {
-		e.Description = *q.Description
-	}
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		e.Options, e.Button, e.AutoProgress = optionLines(p.Options), p.ButtonLabel, p.ShouldAutoProgress
+		e.Options, e.AutoProgress = optionLines(p.Options), p.ShouldAutoProgress
 		e.Own, e.OwnLabel, e.OwnMax = ownAnswer(p.Editable)
 	case survey.MultiSelectProperties:
-		e.Options, e.Button = optionLines(p.Options), p.ButtonLabel
+		e.Options = optionLines(p.Options)
 		e.Own, e.OwnLabel, e.OwnMax = ownAnswer(p.Editable)
 		if p.Max != nil {
 			e.MaxChoices = strconv.Itoa(*p.Max)
 		}
 	case survey.RatingProperties:
-		e.Scale, e.Button, e.Display, e.AutoProgress = p.Scale, p.ButtonLabel, deref(p.Display), p.ShouldAutoProgress
+		e.Scale, e.Display, e.AutoProgress = p.Scale, deref(p.Display), p.ShouldAutoProgress
 		if p.Labels != nil {
 			e.Lower, e.Upper = deref(p.Labels.Lower), deref(p.Labels.Upper)
 		}
 	case survey.OpenEndedProperties:
-		e.Button, e.Placeholder, e.MaxLength = p.ButtonLabel, deref(p.Placeholder), strconv.Itoa(p.Max)
+		e.Placeholder, e.MaxLength = deref(p.Placeholder), strconv.Itoa(p.Max)
 	case survey.StatementProperties:
-		e.Button, e.ButtonURL = p.ButtonLabel, deref(p.ButtonURL)
+		e.ButtonURL = deref(p.ButtonURL)
 	case survey.BugReportProperties:
-		e.Button, e.Placeholder, e.Screenshot, e.Recording = p.ButtonLabel, deref(p.Placeholder), p.EnableScreenshot, p.EnableRecording
+		e.Placeholder, e.Screenshot, e.Recording = deref(p.Placeholder), p.EnableScreenshot, p.EnableRecording
 		e.DetailsLabel, e.DetailsHint, e.Redact = p.DetailsLabel, deref(p.DetailsPlaceholder), strings.Join(p.RedactClasses, " ")
 	}
 	return e

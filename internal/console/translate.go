@@ -289,13 +289,19 @@ func questionSlot(id, name, label, original string, long bool, field func(*surve
 			return *field(&qt)
 		},
 		set: func(t *survey.Translation, v *string) {
-			if t.Questions == nil {
-				t.Questions = map[string]survey.QuestionTranslation{}
-			}
-			qt := t.Questions[id]
-			*field(&qt) = v
-			t.Questions[id] = qt
+			inTranslation(t, id, func(qt *survey.QuestionTranslation) { *field(qt) = v })
 		}}
+}
+
+// inTranslation changes question id's texts in t with fn: a map's value, so changed on a copy
+// and put back.
+func inTranslation(t *survey.Translation, id string, fn func(*survey.QuestionTranslation)) {
+	if t.Questions == nil {
+		t.Questions = map[string]survey.QuestionTranslation{}
+	}
+	qt := t.Questions[id]
+	fn(&qt)
+	t.Questions[id] = qt
 }
 
 // optionSlot is the label of a question's option, by its value.
@@ -308,15 +314,12 @@ func optionSlot(id string, i int, value string) textSlot {
 			return nil
 		},
 		set: func(t *survey.Translation, v *string) {
-			if t.Questions == nil {
-				t.Questions = map[string]survey.QuestionTranslation{}
-			}
-			qt := t.Questions[id]
-			if qt.Options == nil {
-				qt.Options = map[string]string{}
-			}
-			qt.Options[value] = *v
-			t.Questions[id] = qt
+			inTranslation(t, id, func(qt *survey.QuestionTranslation) {
+				if qt.Options == nil {
+					qt.Options = map[string]string{}
+				}
+				qt.Options[value] = *v
+			})
 		}}
 }
 
