@@ -40,10 +40,10 @@ func (h *Handler) handleLinkFile(w http.ResponseWriter, r *http.Request) {
 // to the survey's (when known) or the browser's.
 type pageWords struct{ lang string }
 
-func wordsFor(r *http.Request, surveyLang string) pageWords {
-	asked := acceptLanguages(headerValue(r.Header, "Accept-Language"))
+func wordsFor(accepted []string, surveyLang string) pageWords {
+	asked := accepted
 	if surveyLang != "" {
-		asked = append([]string{surveyLang}, asked...)
+		asked = append([]string{surveyLang}, accepted...)
 	}
 	for _, tag := range asked {
 		for _, t := range survey.LanguageChain(tag) {
@@ -66,7 +66,8 @@ func (pw pageWords) page(status int, kind, detail string) linkpage.Page {
 
 // linkPage decides the page for r.
 func (h *Handler) linkPage(r *http.Request) linkpage.Page {
-	pw := wordsFor(r, "")
+	accepted := acceptLanguages(headerValue(r.Header, "Accept-Language"))
+	pw := wordsFor(accepted, "")
 	ln, err := h.linker()
 	if err != nil {
 		return pw.page(http.StatusNotImplemented, linkpage.NoLinks, "")
@@ -92,7 +93,7 @@ func (h *Handler) linkPage(r *http.Request) linkpage.Page {
 	if err != nil {
 		return pw.page(http.StatusBadRequest, linkpage.BadRequest, "Its language (lang) is not one svc knows.")
 	}
-	if pw = wordsFor(r, lang); sv.Status != store.StatusActive {
+	if pw = wordsFor(accepted, lang); sv.Status != store.StatusActive {
 		return pw.page(http.StatusNotFound, linkpage.Closed, "")
 	}
 	g, page := h.linkGrant(r, ln, &sv, pw)
