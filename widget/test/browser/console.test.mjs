@@ -11,6 +11,17 @@ let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
+// fromTemplate makes a survey from a template in the console's list, as a person does, and
+// returns its id once its editor is open.
+async function fromTemplate(tab, template) {
+  await tab.goto(`${base}/console/`);
+  const form = tab.getByRole("form", { name: "New survey" });
+  await form.getByRole("combobox", { name: "Template" }).selectOption({ label: template });
+  await form.getByRole("button", { name: "New survey" }).click();
+  await tab.getByRole("heading", { name: "Edit survey", level: 1 }).waitFor();
+  return new URL(tab.url()).pathname.split("/").at(-2);
+}
+
 const served = async (id) => (await fetch(`${base}/v1/svc/${id}`, { headers: { "x-svc-pk": pk } })).status;
 
 test("a survey from a template, published, paused and deleted in the console", async () => {
@@ -19,13 +30,8 @@ test("a survey from a template, published, paused and deleted in the console", a
   const tab = await context.newPage();
   const problems = [];
   tab.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await tab.goto(`${base}/console/`);
-  const form = tab.getByRole("form", { name: "New survey" });
-  await form.getByRole("combobox", { name: "Template" }).selectOption({ label: "Net Promoter Score" });
-  await form.getByRole("button", { name: "New survey" }).click();
   // The new survey opens in the editor: retitled, a question added, made a single choice.
-  await tab.getByRole("heading", { name: "Edit survey", level: 1 }).waitFor();
-  const id = new URL(tab.url()).pathname.split("/").at(-2);
+  const id = await fromTemplate(tab, "Net Promoter Score");
   assert.equal(await served(id), 404, "a new survey waits to be published");
   await tab.getByRole("textbox", { name: "Survey title" }).fill("Our NPS, with plans");
   await tab.getByRole("button", { name: "Add question" }).click();
@@ -133,12 +139,7 @@ test("a targeted survey: a routing rule and a display rule added in the console,
   const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
   context.setDefaultTimeout(5000);
   const tab = await context.newPage();
-  await tab.goto(`${base}/console/`);
-  const form = tab.getByRole("form", { name: "New survey" });
-  await form.getByRole("combobox", { name: "Template" }).selectOption({ label: "Net Promoter Score" });
-  await form.getByRole("button", { name: "New survey" }).click();
-  await tab.getByRole("heading", { name: "Edit survey", level: 1 }).waitFor();
-  const id = new URL(tab.url()).pathname.split("/").at(-2);
+  const id = await fromTemplate(tab, "Net Promoter Score");
   await tab.getByRole("textbox", { name: "Survey title" }).fill("Docs poll");
   // After the score: a promoter (at least 9) is done at once.
   const first = tab.getByRole("group", { name: "Question 1" });
