@@ -14,60 +14,62 @@ import (
 // teamHandler serves a request on behalf of the team that owns the request's key.
 type teamHandler func(w http.ResponseWriter, r *http.Request, teamID string) error
 
+// access is what a request's credential gives: the team it acts for, the id its rate limit is
+// kept by ("" for none), and the request to serve (a link page's carries its grant).
+type access struct {
+	r               *http.Request
+	teamID, limitID string
+}
+
 // public wraps a public endpoint: it requires a publishable key in x-svc-pk, or a link page's
 // token there (links.go).
 func (h *Handler) public(fn teamHandler) http.Handler {
-	keyed := h.withKey(fn, store.Publishable, func(r *http.Request) (string, error) {
+	return h.authorized(fn, func(r *http.Request) (access, error) {
 		key := headerValue(r.Header, headerPublishableKey)
-		if key == "" {
-			return "", unauthorized("missing publishable key: send it in the x-svc-pk header")
+		switch {
+		case key == "":
+			return access{}, unauthorized("missing publishable key: send it in the x-svc-pk header")
+		case strings.HasPrefix(key, store.SecretPrefix):
+			return access{}, unauthorized("x-svc-pk holds a secret key: use a publishable key (svc_pk_...) here, and never put secret keys in client code")
+		case strings.HasPrefix(key, linkauth.TokenPrefix):
+			return h.linkAccess(r, key)
 		}
-		if strings.HasPrefix(key, store.SecretPrefix) {
-			return "", unauthorized("x-svc-pk holds a secret key: use a publishable key (svc_pk_...) here, and never put secret keys in client code")
-		}
-		return key, nil
-	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if key := headerValue(r.Header, headerPublishableKey); strings.HasPrefix(key, linkauth.TokenPrefix) {
-			h.linked(fn, key).ServeHTTP(w, r)
-			return
-		}
-		keyed.ServeHTTP(w, r)
+		k, err := h.keyFor(r.Context(), store.Publishable, key)
+		return access{r, k.TeamID, k.ID}, err
 	})
 }
 
 // protected wraps a protected endpoint: it requires a secret key as a bearer token.
 func (h *Handler) protected(fn teamHandler) http.Handler {
-	return h.withKey(fn, store.Secret, func(r *http.Request) (string, error) {
+	return h.authorized(fn, func(r *http.Request) (access, error) {
 		auth := headerValue(r.Header, headerAuthorization)
 		scheme, key, ok := strings.Cut(auth, " ")
 		if auth == "" || !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
-			return "", unauthorized("missing secret key: send it as Authorization: Bearer svc_sk_...")
+			return access{}, unauthorized("missing secret key: send it as Authorization: Bearer svc_sk_...")
 		}
 		if strings.HasPrefix(key, store.PublishablePrefix) {
-			return "", unauthorized("the bearer token is a publishable key: protected endpoints need a secret key (svc_sk_...)")
+			return access{}, unauthorized("the bearer token is a publishable key: protected endpoints need a secret key (svc_sk_...)")
 		}
-		return key, nil
+		k, err := h.keyFor(r.Context(), store.Secret, key)
+		return access{r, k.TeamID, ""}, err
 	})
 }
 
-func (h *Handler) withKey(fn teamHandler, kind store.KeyKind, extract func(*http.Request) (string, error)) http.Handler {
+// authorized serves fn for the team the request's credential gives, once authorize has checked
+// it, rate limited by the credential's id.
+func (h *Handler) authorized(fn teamHandler, authorize func(*http.Request) (access, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w = endpointWriter(w)
-		key, err := extract(r)
-		var k store.Key
-		if err == nil {
-			k, err = h.keyFor(r.Context(), kind, key)
-		}
-		// Limited after the key is known to be valid, by its id: an invalid key costs no
+		a, err := authorize(r)
+		// Limited after the credential is known to be valid, by its id: an invalid one costs no
 		// state, and no flood of made-up keys can fill the limiter.
-		if err == nil && kind == store.Publishable && h.limiter != nil {
-			if ok, wait := h.limiter.allow(r, k.ID); !ok {
+		if err == nil && a.limitID != "" && h.limiter != nil {
+			if ok, wait := h.limiter.allow(r, a.limitID); !ok {
 				err = &retryAfterError{wait}
 			}
 		}
 		if err == nil {
-			err = fn(w, r, k.TeamID)
+			err = fn(w, a.r, a.teamID)
 		}
 		if err != nil {
 			var ra *retryAfterError

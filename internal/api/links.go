@@ -64,24 +64,14 @@ func (h *Handler) checkLink(ctx context.Context, ln store.Linker, sv *store.Surv
 
 type grantKey struct{}
 
-// linked serves a public endpoint for a link page's widget: its token stands for the key, and
-// lets it answer the one survey, as the link's person or as an anonymous browser.
-func (h *Handler) linked(fn teamHandler, token string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w = endpointWriter(w)
-		g, teamID, err := h.grant(r, token)
-		if err == nil && h.limiter != nil {
-			if ok, wait := h.limiter.allow(r, "link:"+g.SurveyID); !ok {
-				err = rateLimited(w, wait)
-			}
-		}
-		if err == nil {
-			err = fn(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)), teamID)
-		}
-		if err != nil {
-			h.writeError(w, r, err)
-		}
-	})
+// linkAccess checks a link page's token: its widget answers the one survey, as the link's
+// person or as an anonymous browser, rate limited by the survey.
+func (h *Handler) linkAccess(r *http.Request, token string) (access, error) {
+	g, teamID, err := h.grant(r, token)
+	if err != nil {
+		return access{}, err
+	}
+	return access{r.WithContext(context.WithValue(r.Context(), grantKey{}, g)), teamID, "link:" + g.SurveyID}, nil
 }
 
 // grant checks a link page's token for the request: its survey, its signature, and the
