@@ -51,6 +51,10 @@ func ModifySurvey(ctx context.Context, s Store, teamID, id string, fn func(*Surv
 	return s.Survey(ctx, teamID, id)
 }
 
+// SecretOverlap is how long a replaced secret (a survey's webhook secret, a team's link secret)
+// keeps working beside the new one: a day, for receivers and backends to change over.
+const SecretOverlap = 24 * time.Hour
+
 // NewWebhookSecret returns a new webhook secret in the Standard Webhooks form: "whsec_" and the
 // standard base64 of 32 random bytes.
 func NewWebhookSecret() string {

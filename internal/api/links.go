@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/svc-feedback/svc/internal/linkauth"
 	"github.com/svc-feedback/svc/store"
@@ -20,9 +19,6 @@ import (
 // respondent of at most 256 characters, encoded.
 const maxLinkToken = 1536
 
-// linkSecretOverlap is how long a replaced link secret keeps checking links beside the new one.
-const linkSecretOverlap = 24 * time.Hour
-
 // linker returns the handler's store as a store.Linker, or the error that says it has none.
 func (h *Handler) linker() (store.Linker, error) {
 	ln, ok := h.store.(store.Linker)
@@ -34,7 +30,7 @@ func (h *Handler) linker() (store.Linker, error) {
 }
 
 // handleLinkSecretPost serves "POST /v1/protected/settings/link-secret": a new secret, shown
-// this once; the one it replaces keeps working for linkSecretOverlap.
+// this once; the one it replaces keeps working for store.SecretOverlap.
 func (h *Handler) handleLinkSecretPost(w http.ResponseWriter, r *http.Request, teamID string) error {
 	ln, err := h.linker()
 	if err != nil {
@@ -43,7 +39,7 @@ func (h *Handler) handleLinkSecretPost(w http.ResponseWriter, r *http.Request, t
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // crypto/rand.Read never returns an error: it panics on a broken system
 	secret := "svc_ls_" + base64.RawURLEncoding.EncodeToString(b)
-	if _, err := ln.RotateLinkSecret(r.Context(), teamID, secret, h.now().Add(linkSecretOverlap)); err != nil {
+	if _, err := ln.RotateLinkSecret(r.Context(), teamID, secret, h.now().Add(store.SecretOverlap)); err != nil {
 		return err
 	}
 	h.writeSecret(w, secret)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/svc-feedback/svc/internal/wire"
 
@@ -21,9 +20,6 @@ import (
 // maxSurveyBody bounds a survey sent to create or change one: a survey of the largest size the
 // definition allows is well under it.
 const maxSurveyBody = 1 << 20
-
-// webhookSecretOverlap is how long a replaced webhook secret keeps signing beside the new one.
-const webhookSecretOverlap = 24 * time.Hour
 
 // surveyMembers are the top-level members a survey body may hold, as the fixture names them.
 var surveyMembers = []string{"id", "status", "title", "description", "questions", "confirmation",
@@ -217,7 +213,7 @@ func (h *Handler) handleSurveyDelete(w http.ResponseWriter, r *http.Request, tea
 func (h *Handler) handleWebhookSecretPost(w http.ResponseWriter, r *http.Request, teamID string) error {
 	secret := store.NewWebhookSecret()
 	_, err := h.changeSurvey(r, teamID, func(sv *store.Survey) error {
-		sv.RotateWebhookSecret(secret, webhookSecretOverlap, h.now().UTC())
+		sv.RotateWebhookSecret(secret, store.SecretOverlap, h.now().UTC())
 		return nil
 	})
 	if err != nil {

@@ -340,7 +340,7 @@ func (rs *Results) rotateSecret(w http.ResponseWriter, r *http.Request, v *editV
 			return store.ErrNotFound
 		}
 		current = versionOf(*cur) == v.Version
-		cur.RotateWebhookSecret(secret, 24*time.Hour, rs.now().UTC())
+		cur.RotateWebhookSecret(secret, store.SecretOverlap, rs.now().UTC())
 		cur.UpdatedAt = rs.now().UTC()
 		return nil
 	})
