@@ -58,9 +58,19 @@ const SecretOverlap = 24 * time.Hour
 // NewWebhookSecret returns a new webhook secret in the Standard Webhooks form: "whsec_" and the
 // standard base64 of 32 random bytes.
 func NewWebhookSecret() string {
-	b := make([]byte, 32)
+	return "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(32))
+}
+
+// NewLinkSecret returns a new secret for signing a team's links: "svc_ls_" and the URL-safe
+// base64 of 32 random bytes, so that it goes into a shell command (openssl -hmac) as it is.
+func NewLinkSecret() string {
+	return "svc_ls_" + base64.RawURLEncoding.EncodeToString(randomBytes(32))
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
 	_, _ = rand.Read(b) // crypto/rand.Read never returns an error: it panics on a broken system
-	return "whsec_" + base64.StdEncoding.EncodeToString(b)
+	return b
 }
 
 // SetSurveyStatus changes a survey's status (any status can become any other; StatusDeleted is

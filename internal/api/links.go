@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strings"
@@ -36,9 +34,7 @@ func (h *Handler) handleLinkSecretPost(w http.ResponseWriter, r *http.Request, t
 	if err != nil {
 		return err
 	}
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // crypto/rand.Read never returns an error: it panics on a broken system
-	secret := "svc_ls_" + base64.RawURLEncoding.EncodeToString(b)
+	secret := store.NewLinkSecret()
 	if _, err := ln.RotateLinkSecret(r.Context(), teamID, secret, h.now().Add(store.SecretOverlap)); err != nil {
 		return err
 	}
