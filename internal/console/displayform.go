@@ -242,12 +242,3 @@ func typed(s string) any {
 	}
 	return s
 }
-
-// recontactChoices are the form's choices of how often to ask again.
-func recontactChoices(selected string) []choice {
-	out := make([]choice, len(recontacts))
-	for i, r := range recontacts {
-		out[i] = choice{r.Value, r.Label, r.Value == selected || selected == "" && i == 0}
-	}
-	return out
-}

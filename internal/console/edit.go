@@ -256,9 +256,9 @@ func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView
 	for i := range v.Questions {
 		v.Questions[i].N, v.Questions[i].First, v.Questions[i].Last = i+1, i == 0, i == len(v.Questions)-1
 		routingChoices(v.Questions, i)
-		v.Questions[i].Displays = displayChoices(v.Questions[i].Display)
+		v.Questions[i].Displays = choicesOf(ratingDisplays, v.Questions[i].Display)
 	}
-	v.Display.Recontacts = recontactChoices(v.Display.Recontact)
+	v.Display.Recontacts = choicesOf(recontacts, v.Display.Recontact)
 	if r.URL.Query().Get("saved") == "1" && r.Method == http.MethodGet {
 		v.Notices = append(v.Notices, "Saved.")
 	}

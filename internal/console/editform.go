@@ -287,11 +287,12 @@ func questionOfError(err error) int {
 	return -1
 }
 
-// displayChoices are the form's choices of how a rating is shown.
-func displayChoices(selected string) []choice {
-	out := make([]choice, len(ratingDisplays))
-	for i, d := range ratingDisplays {
-		out[i] = choice{d.Value, d.Label, d.Value == selected || selected == "" && i == 0}
+// choicesOf are a select's options for list, the one whose value is selected chosen (the
+// first, when selected is empty: the default the form shows for a setting not made).
+func choicesOf(list []struct{ Value, Label string }, selected string) []choice {
+	out := make([]choice, len(list))
+	for i, c := range list {
+		out[i] = choice{c.Value, c.Label, c.Value == selected || selected == "" && i == 0}
 	}
 	return out
 }

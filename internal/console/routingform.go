@@ -132,9 +132,6 @@ func routingChoices(qs []editQuestion, i int) {
 	for j := range q.Rules {
 		r := &q.Rules[j]
 		r.N, r.QuestionN, r.Idx, r.Targets = j+1, i+1, i, targets(r.To)
-		r.OpChoices = make([]choice, len(operators))
-		for k, o := range operators {
-			r.OpChoices[k] = choice{o.Value, o.Label, o.Value == r.Op}
-		}
+		r.OpChoices = choicesOf(operators, r.Op)
 	}
 }
