@@ -16,6 +16,7 @@ func (s *Store) DeleteResponse(ctx context.Context, surveyID, id string) error {
 	if err != nil {
 		return fmt.Errorf("delete response: %w", err)
 	}
+	defer s.persons.DropAll() // the response's respondent is known only inside the write
 	return s.write(ctx, func(tx *sql.Tx) error {
 		found, err := s.deleteResponse(tx, sv, id)
 		if err == nil && !found {
@@ -96,6 +97,7 @@ func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) 
 		return store.Erased{}, s.mapErr(err, "erase respondent")
 	}
 	var erased store.Erased
+	defer s.persons.Drop(respondent)
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		erased = store.Erased{} // the write may run again
 		for _, q := range []string{`DELETE FROM person_attributes WHERE team_id = ? AND respondent = ?`,

@@ -22,6 +22,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		return fmt.Errorf("record event: %w", store.Invalidf("type %q is not view or dismiss", e.Type))
 	}
 	at := sqlrow.MS(e.At)
+	defer s.persons.Drop(e.Respondent)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		insert := `INSERT INTO events (survey_id, respondent, type, created_at, imported) VALUES (?, ?, ?, ?, ?)`
 		if e.Imported {

@@ -77,6 +77,9 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		}
 		return err
 	})
+	if created || err != nil {
+		s.persons.Drop(w.Respondent) // they have responded now (or may have, if the outcome is unknown)
+	}
 	if err != nil {
 		return store.Response{}, false, err
 	}

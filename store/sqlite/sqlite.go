@@ -23,6 +23,7 @@ import (
 
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/personcache"
 )
 
 var _ store.Store = (*Store)(nil)
@@ -110,6 +111,8 @@ type Store struct {
 
 	ids   *cuid2.Generator
 	cache *readCache
+	// persons keeps what targeting read of people; every write that changes one drops them.
+	persons *personcache.Cache
 	// op and pending are the counter changes of the running write and of the batch's
 	// successful writes (see deltas.go); only the writer goroutine touches them.
 	op, pending *deltas
@@ -163,6 +166,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		maxBatch:   o.MaxBatch,
 		ids:        cuid2.NewGenerator(),
 		cache:      newReadCache(o.CacheTTL),
+		persons:    personcache.New(o.CacheTTL),
 		op:         newDeltas(),
 		pending:    newDeltas(),
 		onCommit:   o.OnCommit,

@@ -58,6 +58,7 @@ func (s *Store) SetAttributes(ctx context.Context, teamID, respondent string, at
 			return fmt.Errorf("set attributes: %w", store.Invalidf("attributes: %v", err))
 		}
 	}
+	defer s.persons.Drop(respondent)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		if err := s.teamExists(tx, teamID); err != nil {
 			return err
@@ -82,6 +83,7 @@ func (s *Store) teamExists(tx *sql.Tx, teamID string) error {
 
 // AddPrompt implements store.Targeter.
 func (s *Store) AddPrompt(ctx context.Context, p store.Prompt) error {
+	defer s.persons.Drop(p.Respondent)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		var team string
 		err := tx.QueryRow(`SELECT team_id FROM surveys WHERE id = ? AND status <> 'deleted'`, p.SurveyID).Scan(&team)
@@ -112,6 +114,7 @@ func (s *Store) Prompts(ctx context.Context, teamID, surveyID string, limit int)
 
 // DeletePrompt implements store.Targeter.
 func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) error {
+	defer s.persons.DropAll() // the prompt's respondent is not known here
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.Exec(`DELETE FROM prompts WHERE id = ? AND survey_id = ? AND team_id = ?`, id, surveyID, teamID)
 		if err != nil {
@@ -125,11 +128,19 @@ func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) e
 }
 
 // Person implements store.Targeter: the person's attributes, prompts and history with the team's
-// surveys, in one statement (a snapshot of its own), the lists as JSON arrays.
+// surveys, in one statement (a snapshot of its own), the lists as JSON arrays, or from memory
+// when read a moment ago and not changed since (personcache).
 func (s *Store) Person(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
 	if err := s.checkOpen("read person"); err != nil {
 		return store.Person{}, err
 	}
+	return s.persons.Person(teamID, respondent, asked, func() (store.Person, error) {
+		return s.readPerson(ctx, teamID, respondent, asked)
+	})
+}
+
+// readPerson reads what Person returns from the database.
+func (s *Store) readPerson(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
 	ids, err := json.Marshal(asked)
 	if err != nil {
 		return store.Person{}, err

@@ -50,6 +50,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"WebhookWait", testWebhookWait},
 		{"Settings", testSettings},
 		{"PersonAndPrompts", testPersonAndPrompts},
+		{"PersonSeesEveryWrite", testPersonSeesEveryWrite},
 		{"ActiveRules", testActiveRules},
 		{"Responded", testResponded},
 		{"Links", testLinks},
