@@ -76,11 +76,15 @@ func Sort(surveys []*Rules) {
 // A survey without display rules is a candidate only when prompted. cooldown is the team's: no
 // survey (but those that ignore it) within that long of the person's last view of any. p is what
 // the store read of the person (store.Targeter's Person); its Responded is the caller's, through
-// l.Responded.
-func Decide(ask Ask, surveys []*Rules, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
+// l.Responded. onPage is what OnPage returned for ask and surveys: only those surveys can be
+// picked unprompted, so the others cost no check but the best one's, for the reason.
+func Decide(ask Ask, surveys []*Rules, onPage []string, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
 	prompted := activePrompts(p.Prompts, ask.Now)
 	var cands []candidate // the prompted ones, by their prompts' age
 	for _, r := range surveys {
+		if len(prompted) == 0 {
+			break
+		}
 		if pr, ok := prompted[r.SurveyID]; ok {
 			cands = append(cands, candidate{r, true, pr})
 		}
@@ -106,9 +110,17 @@ func Decide(ask Ask, surveys []*Rules, p store.Person, cooldown time.Duration, l
 			return d, err
 		}
 	}
-	// Then the others, in Sort's order; a survey without rules only when prompted.
+	// Then the others, in Sort's order; a survey without rules only when prompted. Those off
+	// the page fail on the page's rules, which need no lookup: only the best of them is
+	// checked, in case its reason is the one to give. onPage follows Sort's order too.
+	next := 0
 	for _, r := range surveys {
 		if _, ok := prompted[r.SurveyID]; ok || r.display == nil {
+			continue
+		}
+		if next < len(onPage) && onPage[next] == r.SurveyID {
+			next++
+		} else if reason != "" {
 			continue
 		}
 		if d, done, err := try(candidate{Rules: r}); done {

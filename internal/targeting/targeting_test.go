@@ -35,7 +35,7 @@ func decide(t *testing.T, ask Ask, surveys []*Rules, p store.Person, cooldown ti
 	}
 	surveys = slices.Clone(surveys)
 	Sort(surveys) // as the handler keeps them
-	d, err := Decide(ask, surveys, p, cooldown, l)
+	d, err := Decide(ask, surveys, OnPage(ask, surveys), p, cooldown, l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,8 @@ func TestCooldownLimitAudience(t *testing.T) {
 		t.Errorf("a survey the app refuses: %+v", got)
 	}
 	failing := Lookups{Audience: func(string) (bool, error) { return false, errors.New("session store down") }}
-	if _, err := Decide(Ask{Now: now}, []*Rules{refused}, store.Person{}, 0, failing); err == nil {
+	only := []*Rules{refused}
+	if _, err := Decide(Ask{Now: now}, only, OnPage(Ask{Now: now}, only), store.Person{}, 0, failing); err == nil {
 		t.Error("an Audience error was not returned")
 	}
 }
@@ -176,6 +177,15 @@ func TestOrderAndPrompts(t *testing.T) {
 	// The newer of the two (billing) is off its page, the older answered: the newer's reason.
 	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, store.Person{}, 0, answered("older")); got.Reason != ReasonURL {
 		t.Errorf("nothing to show: %+v, want the reason of the best candidate (url)", got)
+	}
+	// Surveys off the page are not checked but for the reason: the best one on the page gives
+	// it when it comes first, and one further down the page's list is still picked.
+	onHome := rules(t, "home", 4*time.Hour, &survey.Display{URLs: []survey.URLRule{{Match: "exact", Value: "/home"}}})
+	if got := decide(t, Ask{URL: "/home"}, []*Rules{high, onBilling}, store.Person{}, 0, answered("high")); got.Reason != ReasonResponded {
+		t.Errorf("the best on the page answered, the other off it: %+v, want responded", got)
+	}
+	if got := decide(t, Ask{URL: "/home"}, []*Rules{high, onBilling, onHome}, store.Person{}, 0, answered("high")); got.SurveyID != "home" {
+		t.Errorf("the best answered, the next off the page, the last on it: %+v, want the last", got)
 	}
 }
 
