@@ -12,7 +12,7 @@ func BenchmarkDecodeResponseBody(b *testing.B) {
 		`"comments":"The new dashboard is great, but exports are slow"},"metadata":{"page":"/dashboard","plan":"pro","locale":"en-GB"}}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeResponseBody(body, &def); err != nil {
+		if _, err := decodeResponseBody(newJSONReader(body), &def); err != nil {
 			b.Fatal(err)
 		}
 	}

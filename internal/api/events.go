@@ -55,7 +55,7 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	body, err := decodeEventBody(raw)
+	body, err := decodeWith(h, raw, decodeEventBody)
 	if err != nil {
 		return err
 	}

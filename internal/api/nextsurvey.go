@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
-	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/internal/targeting"
 	"github.com/svc-feedback/svc/store"
 )
@@ -35,6 +33,7 @@ const (
 type teamRules struct {
 	loaded   time.Time
 	rules    []*targeting.Rules
+	pages    *targeting.Pages
 	cooldown time.Duration
 	// refreshing is set, under teamsMu, while one request loads the team's rules again:
 	// the others use these meanwhile, so that rules going stale under load cost one load,
@@ -92,6 +91,7 @@ func (h *Handler) loadRules(ctx context.Context, tg store.Targeter, teamID strin
 		tr.rules = append(tr.rules, r)
 	}
 	targeting.Sort(tr.rules)
+	tr.pages = targeting.NewPages(tr.rules, now)
 	return tr, nil
 }
 
@@ -110,9 +110,8 @@ type askBody struct {
 	attributes             map[string]any
 }
 
-func decodeAsk(body []byte) (askBody, error) {
+func decodeAsk(jr *jsonReader) (askBody, error) {
 	var a askBody
-	jr := newJSONReader(body)
 	err := jr.body(maxBodyMembers, func(name string) error {
 		var err error
 		switch name {
@@ -160,7 +159,7 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	a, err := decodeAsk(body)
+	a, err := decodeWith(h, body, decodeAsk)
 	if err != nil {
 		return err
 	}
@@ -188,12 +187,7 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	// The survey's public view, as GET /v1/svc/{surveyId} gives it, with its id first.
-	b := make([]byte, 0, len(enc.body)+96)
-	b = jsonappend.String(append(b, `{"survey":{"id":`...), d.SurveyID)
-	b = append(append(b, ','), enc.body[1:len(enc.body)-2]...) // without its braces and newline
-	b = strconv.AppendInt(append(b, `},"delaySeconds":`...), int64(d.DelaySeconds), 10)
-	writeBody(w, http.StatusOK, append(b, ",\"reason\":null}\n"...))
+	writeBody(w, http.StatusOK, enc.asNext(d.SurveyID, d.DelaySeconds))
 	return nil
 }
 
@@ -230,7 +224,7 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 		return targeting.Decision{Reason: targeting.ReasonNoSurvey}, nil
 	}
 	// The person is read once, with their responses to the surveys the page lets through.
-	onPage := targeting.OnPage(ask, tr.rules)
+	onPage := tr.pages.OnPage(ask)
 	person, err := tg.Person(ctx, teamID, ask.Respondent, onPage)
 	if err != nil {
 		return targeting.Decision{}, err
@@ -250,5 +244,5 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 	if h.opts.Audience != nil {
 		l.Audience = func(id string) (bool, error) { return h.opts.Audience(r, ask.Respondent, id) }
 	}
-	return targeting.Decide(ask, tr.rules, person, tr.cooldown, l)
+	return targeting.Decide(ask, tr.rules, onPage, person, tr.cooldown, l)
 }

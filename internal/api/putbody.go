@@ -26,8 +26,7 @@ type responseBody struct {
 // cannot accept: a member name that is not exact or comes twice, an answer to a question the
 // survey does not have, a list longer than its question's choices, a value nested deeper than
 // an answer can be, more metadata keys than allowed. What it returns is then validated whole.
-func decodeResponseBody(body []byte, def *survey.Definition) (responseBody, error) {
-	jr := newJSONReader(body)
+func decodeResponseBody(jr *jsonReader, def *survey.Definition) (responseBody, error) {
 	var b responseBody
 	err := jr.body(maxBodyMembers, func(name string) error {
 		var err error
@@ -215,8 +214,7 @@ type eventBody struct {
 }
 
 // decodeEventBody reads an event POST's body: {"type": ...}, its name exact and given once.
-func decodeEventBody(body []byte) (eventBody, error) {
-	jr := newJSONReader(body)
+func decodeEventBody(jr *jsonReader) (eventBody, error) {
 	var b eventBody
 	err := jr.body(maxBodyMembers, func(name string) error {
 		if name == "type" {

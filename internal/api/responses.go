@@ -34,7 +34,9 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	if err != nil {
 		return err
 	}
-	body, err := decodeResponseBody(raw, &sv.Definition)
+	body, err := decodeWith(h, raw, func(jr *jsonReader) (responseBody, error) {
+		return decodeResponseBody(jr, &sv.Definition)
+	})
 	if err != nil {
 		return err
 	}

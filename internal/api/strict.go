@@ -28,12 +28,41 @@ const maxBodyMembers = 64
 // given twice in any object, which encoding/json would let through keeping the last.
 type jsonReader struct {
 	dec *jsontext.Decoder
+	src bytes.Reader
 }
 
 func newJSONReader(body []byte) *jsonReader {
+	jr := &jsonReader{}
+	jr.reset(body)
+	return jr
+}
+
+// reset makes jr read body, keeping the decoder's buffers.
+func (jr *jsonReader) reset(body []byte) {
+	jr.src.Reset(body)
 	// Invalid UTF-8 is taken, as U+FFFD, as encoding/json takes it: a browser cutting a text at
 	// a length limit can split a surrogate pair, and the answer is still worth keeping.
-	return &jsonReader{dec: jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowInvalidUTF8(true))}
+	if jr.dec == nil {
+		jr.dec = jsontext.NewDecoder(&jr.src, jsontext.AllowInvalidUTF8(true))
+	} else {
+		jr.dec.Reset(&jr.src, jsontext.AllowInvalidUTF8(true))
+	}
+}
+
+// decodeWith reads body with one of the handler's pooled readers, through decode, which must
+// keep nothing of the reader: the widget's endpoints decode a body per request, and a reader
+// used before has its buffers and its sets of names already grown.
+func decodeWith[T any](h *Handler, body []byte, decode func(*jsonReader) (T, error)) (T, error) {
+	jr, _ := h.readers.Get().(*jsonReader)
+	if jr == nil {
+		jr = &jsonReader{}
+	}
+	jr.reset(body)
+	defer func() {
+		jr.src.Reset(nil) // the pool must not keep the request's body alive
+		h.readers.Put(jr)
+	}()
+	return decode(jr)
 }
 
 // errNotObject is the error of a value that should be an object.

@@ -9,9 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/internal/wire"
 	"github.com/svc-feedback/svc/survey"
 
@@ -97,6 +100,28 @@ type encodedSurvey struct {
 	version time.Time
 	body    []byte
 	etag    string
+	// next is next-survey's reply picking this survey, made once per delay it is asked with.
+	next atomic.Pointer[nextReply]
+}
+
+type nextReply struct {
+	delay int
+	body  []byte
+}
+
+// asNext returns next-survey's reply picking the survey, whose id is id, shown after delay
+// seconds: the public view, with its id first. Callers must not change it.
+func (e *encodedSurvey) asNext(id string, delay int) []byte {
+	if n := e.next.Load(); n != nil && n.delay == delay {
+		return n.body
+	}
+	b := make([]byte, 0, len(e.body)+96)
+	b = jsonappend.String(append(b, `{"survey":{"id":`...), id)
+	b = append(append(b, ','), e.body[1:len(e.body)-2]...) // without its braces and newline
+	b = strconv.AppendInt(append(b, `},"delaySeconds":`...), int64(delay), 10)
+	b = append(b, ",\"reason\":null}\n"...)
+	e.next.Store(&nextReply{delay, b})
+	return b
 }
 
 // publicView is a survey as a person answers it: its texts in one language, which it names
