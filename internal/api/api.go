@@ -87,7 +87,7 @@ type Handler struct {
 	limiter *limiter // nil when rate limiting is off
 
 	pageBuffers sync.Pool // of *[]byte, see pageBuffer
-	readers     sync.Pool // of *jsonReader, see decodeWith
+	readers     sync.Pool // of *jsonReader, see decodeBody
 
 	// manageMu serializes this handler's changes to surveys: with a Store that is not a
 	// store.SurveyModifier, it keeps each If-Match checked against the survey as it is changed,

@@ -12,13 +12,19 @@ import (
 	"unicode/utf8"
 )
 
-// maxPrealloc is the most decodeBody sets aside for a body before reading it.
+// maxPrealloc is the most readBody sets aside for a body before reading it.
 const maxPrealloc = 64 << 10
 
 // readBody reads a JSON request body of at most limit bytes: 415 for a content type other than
 // JSON, 413 beyond the limit (refused before reading when the length is declared), 400 for an
 // empty body or invalid UTF-8. The caller reads its tokens (see strict.go).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	return readBodyInto(&buf, w, r, limit)
+}
+
+// readBodyInto is readBody reading into buf, which must be empty.
+func readBodyInto(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if ct := headerValue(r.Header, headerContentType); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
@@ -33,14 +39,13 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	// growing copies of io.ReadAll, which allocate twice the body. Only so much is trusted
 	// before the bytes arrive: a client declaring the limit and sending nothing must not cost
 	// the server the limit in memory, so the rest is set aside once the first part has come.
-	var buf bytes.Buffer
 	src := http.MaxBytesReader(w, r.Body, limit)
 	var err error
 	if r.ContentLength > 0 {
 		first := min(r.ContentLength, maxPrealloc)
 		buf.Grow(int(first) + bytes.MinRead)
 		var n int64
-		n, err = io.CopyN(&buf, src, first)
+		n, err = io.CopyN(buf, src, first)
 		if err == io.EOF {
 			err = nil // shorter than declared: net/http reports that as an unexpected EOF
 		}

@@ -51,11 +51,7 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(w, r, h.opts.MaxEventBody)
-	if err != nil {
-		return err
-	}
-	body, err := decodeWith(h, raw, decodeEventBody)
+	body, err := decodeBody(h, w, r, h.opts.MaxEventBody, decodeEventBody)
 	if err != nil {
 		return err
 	}

@@ -155,11 +155,7 @@ func (h *Handler) handleNextSurvey(w http.ResponseWriter, r *http.Request, teamI
 	if err != nil {
 		return err
 	}
-	body, err := readBody(w, r, maxAskBody)
-	if err != nil {
-		return err
-	}
-	a, err := decodeWith(h, body, decodeAsk)
+	a, err := decodeBody(h, w, r, maxAskBody, decodeAsk)
 	if err != nil {
 		return err
 	}
@@ -225,13 +221,13 @@ func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *
 	}
 	// The person is read once, with their responses to the surveys the page lets through.
 	onPage := tr.pages.OnPage(ask)
-	person, err := tg.Person(ctx, teamID, ask.Respondent, onPage)
+	person, err := tg.Person(ctx, teamID, ask.Respondent, onPage.IDs)
 	if err != nil {
 		return targeting.Decision{}, err
 	}
 	l := targeting.Lookups{
 		Responded: func(id string) (bool, error) {
-			if slices.Contains(onPage, id) {
+			if slices.Contains(onPage.IDs, id) {
 				return person.Responded[id], nil
 			}
 			return tg.Responded(ctx, id, ask.Respondent) // a prompted survey off the page

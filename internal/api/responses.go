@@ -30,11 +30,7 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(w, r, h.opts.MaxResponseBody)
-	if err != nil {
-		return err
-	}
-	body, err := decodeWith(h, raw, func(jr *jsonReader) (responseBody, error) {
+	body, err := decodeBody(h, w, r, h.opts.MaxResponseBody, func(jr *jsonReader) (responseBody, error) {
 		return decodeResponseBody(jr, &sv.Definition)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -29,6 +30,7 @@ const maxBodyMembers = 64
 type jsonReader struct {
 	dec *jsontext.Decoder
 	src bytes.Reader
+	buf bytes.Buffer // the body read, when decodeBody read it
 }
 
 func newJSONReader(body []byte) *jsonReader {
@@ -49,21 +51,34 @@ func (jr *jsonReader) reset(body []byte) {
 	}
 }
 
-// decodeWith reads body with one of the handler's pooled readers, through decode, which must
-// keep nothing of the reader: the widget's endpoints decode a body per request, and a reader
-// used before has its buffers and its sets of names already grown.
-func decodeWith[T any](h *Handler, body []byte, decode func(*jsonReader) (T, error)) (T, error) {
+// decodeBody reads the request's body as readBody does, and then its tokens through decode,
+// with one of the handler's pooled readers: the widget's endpoints read a body per request,
+// and a reader used before has its buffers and its sets of names already grown. decode must
+// keep nothing of the reader or of the body's bytes.
+func decodeBody[T any](h *Handler, w http.ResponseWriter, r *http.Request, limit int64, decode func(*jsonReader) (T, error)) (T, error) {
 	jr, _ := h.readers.Get().(*jsonReader)
 	if jr == nil {
 		jr = &jsonReader{}
 	}
-	jr.reset(body)
 	defer func() {
-		jr.src.Reset(nil) // the pool must not keep the request's body alive
+		jr.src.Reset(nil)
+		jr.buf.Reset()
+		if jr.buf.Cap() > maxPooledBody {
+			jr.buf = bytes.Buffer{} // one large body must not stay in memory for good
+		}
 		h.readers.Put(jr)
 	}()
+	body, err := readBodyInto(&jr.buf, w, r, limit)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	jr.reset(body)
 	return decode(jr)
 }
+
+// maxPooledBody is the largest body buffer a pooled reader keeps.
+const maxPooledBody = 64 << 10
 
 // errNotObject is the error of a value that should be an object.
 var errNotObject = errors.New("not an object")

@@ -23,12 +23,12 @@ type Pages struct {
 	until   time.Time // zero: no schedule ahead
 
 	mu      sync.Mutex
-	answers map[string][]string
+	answers map[string]Matched
 }
 
 // NewPages returns Pages for surveys at now.
 func NewPages(surveys []*Rules, now time.Time) *Pages {
-	p := &Pages{surveys: surveys, made: now, answers: make(map[string][]string)}
+	p := &Pages{surveys: surveys, made: now, answers: make(map[string]Matched)}
 	for _, r := range surveys {
 		if r.display == nil {
 			continue
@@ -42,24 +42,24 @@ func NewPages(surveys []*Rules, now time.Time) *Pages {
 	return p
 }
 
-// OnPage returns OnPage(ask, surveys). The list is shared: callers must not change it.
-func (p *Pages) OnPage(ask Ask) []string {
+// OnPage returns OnPage(ask, surveys). The lists are shared: callers must not change them.
+func (p *Pages) OnPage(ask Ask) Matched {
 	if ask.Now.Before(p.made) || (!p.until.IsZero() && !ask.Now.Before(p.until)) || len(ask.URL)+len(ask.Event) > maxPageKey {
 		return OnPage(ask, p.surveys)
 	}
 	key := ask.URL + "\x00" + ask.Event
 	p.mu.Lock()
-	ids, ok := p.answers[key]
+	m, ok := p.answers[key]
 	p.mu.Unlock()
 	if ok {
-		return ids
+		return m
 	}
-	ids = OnPage(ask, p.surveys)
+	m = OnPage(ask, p.surveys)
 	p.mu.Lock()
 	if len(p.answers) >= maxPages {
 		clear(p.answers)
 	}
-	p.answers[key] = ids
+	p.answers[key] = m
 	p.mu.Unlock()
-	return ids
+	return m
 }

@@ -116,8 +116,11 @@ func splitPage(page string) pageURL {
 // mergeAttributes is the page's attributes with the stored ones over them: the team's backend
 // is trusted, the page is not.
 func mergeAttributes(page, stored map[string]any) map[string]any {
-	if len(page) == 0 {
+	switch {
+	case len(page) == 0:
 		return stored
+	case len(stored) == 0:
+		return page
 	}
 	out := make(map[string]any, len(page)+len(stored))
 	for k, v := range page {

@@ -78,7 +78,7 @@ func Sort(surveys []*Rules) {
 // the store read of the person (store.Targeter's Person); its Responded is the caller's, through
 // l.Responded. onPage is what OnPage returned for ask and surveys: only those surveys can be
 // picked unprompted, so the others cost no check but the best one's, for the reason.
-func Decide(ask Ask, surveys []*Rules, onPage []string, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
+func Decide(ask Ask, surveys []*Rules, onPage Matched, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
 	prompted := activePrompts(p.Prompts, ask.Now)
 	var cands []candidate // the prompted ones, by their prompts' age
 	for _, r := range surveys {
@@ -110,17 +110,20 @@ func Decide(ask Ask, surveys []*Rules, onPage []string, p store.Person, cooldown
 			return d, err
 		}
 	}
-	// Then the others, in Sort's order; a survey without rules only when prompted. Those off
-	// the page fail on the page's rules, which need no lookup: only the best of them is
-	// checked, in case its reason is the one to give. onPage follows Sort's order too.
-	next := 0
-	for _, r := range surveys {
-		if _, ok := prompted[r.SurveyID]; ok || r.display == nil {
-			continue
+	// Then the others, in Sort's order; a survey without rules only when prompted. Only those
+	// on the page can pass. The best of the others gives the reason when nothing is picked: if
+	// it is off the page, it is checked first, for its reason (it fails on the page's rules,
+	// which need no lookup).
+	unprompted := func(r *Rules) bool { _, ok := prompted[r.SurveyID]; return !ok && r.display != nil }
+	if i := slices.IndexFunc(surveys, unprompted); i >= 0 && reason == "" {
+		if j := slices.IndexFunc(onPage.Surveys, unprompted); j < 0 || onPage.Surveys[j] != surveys[i] {
+			if d, done, err := try(candidate{Rules: surveys[i]}); done {
+				return d, err // not expected: it is off the page
+			}
 		}
-		if next < len(onPage) && onPage[next] == r.SurveyID {
-			next++
-		} else if reason != "" {
+	}
+	for _, r := range onPage.Surveys {
+		if !unprompted(r) {
 			continue
 		}
 		if d, done, err := try(candidate{Rules: r}); done {
@@ -133,22 +136,30 @@ func Decide(ask Ask, surveys []*Rules, onPage []string, p store.Person, cooldown
 	return Decision{Reason: reason}, nil
 }
 
+// Matched are the surveys with display rules that a page and moment let through (OnPage), in
+// Sort's order, and their ids.
+type Matched struct {
+	Surveys []*Rules
+	IDs     []string
+}
+
 // OnPage lists the surveys with display rules that the page and the moment let through (URL,
 // event, schedule), before anything is read of the person: their history need be read only for
 // these, and for the surveys they are prompted for.
-func OnPage(ask Ask, surveys []*Rules) []string {
+func OnPage(ask Ask, surveys []*Rules) Matched {
 	page := splitPage(ask.URL)
-	var ids []string
+	var m Matched
 	for _, r := range surveys {
 		d := r.display
 		if d == nil || (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
 			continue
 		}
 		if r.matchesURL(page) && hasEvent(d.Events, ask.Event) {
-			ids = append(ids, r.SurveyID)
+			m.Surveys = append(m.Surveys, r)
+			m.IDs = append(m.IDs, r.SurveyID)
 		}
 	}
-	return ids
+	return m
 }
 
 // candidate is a survey that may be picked, and its prompt if it has one.
