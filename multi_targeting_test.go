@@ -1,10 +1,15 @@
 package svc_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/postgres"
+	"github.com/svc-feedback/svc/survey"
 )
 
 // A prompt is used up once when its survey is viewed through several instances at once: every
@@ -53,5 +58,56 @@ func TestClusterUsesPromptUpOnce(t *testing.T) {
 	p, err := c.stores[1].Person(t.Context(), "acme", "ann", nil)
 	if err != nil || p.Surveys[id].Views != 3*views || len(p.Prompts) != 0 {
 		t.Errorf("ann's history: %+v, %v; want %d views and no prompt", p, err, 3*views)
+	}
+}
+
+// Each instance decides on what the others wrote a moment before: a person asked about through
+// one instance (which keeps what it read of them), then shown a survey, answering one or given
+// attributes through another, is decided anew by the first at once. (Each ask after a write
+// gets no survey; the reason is the best candidate's, which may be another survey's.)
+func TestClusterDecidesOnOtherInstancesWrites(t *testing.T) {
+	var once, untilAnswered, paying store.Survey
+	c := newCluster(t, "http://127.0.0.1:9/unused", func(st *postgres.Store, _ store.Survey) {
+		mk := func(d *survey.Display) store.Survey {
+			def := survey.Sample()
+			def.Display = d
+			sv := store.Survey{ID: store.NewSurveyID(), TeamID: "acme", Status: store.StatusActive, Definition: def}
+			if err := st.CreateSurvey(t.Context(), sv); err != nil {
+				t.Fatal(err)
+			}
+			return sv
+		}
+		once = mk(&survey.Display{URLs: []survey.URLRule{{Match: survey.MatchPrefix, Value: "/once"}}, Recontact: survey.RecontactOnce})
+		untilAnswered = mk(&survey.Display{URLs: []survey.URLRule{{Match: survey.MatchPrefix, Value: "/answer"}}})
+		paying = mk(&survey.Display{URLs: []survey.URLRule{{Match: survey.MatchPrefix, Value: "/billing"}},
+			Attributes: []survey.AttributeRule{{Key: "plan", Operator: survey.OpNotEqual, Value: "free"}}})
+	})
+	ask := func(i int, who, url, want string) {
+		t.Helper()
+		rec := c.do(i, "POST", "/v1/svc/next-survey", fmt.Sprintf(`{"respondent":%q,"url":%q}`, who, url), false)
+		if got := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(got, want) {
+			t.Errorf("%s on %s through instance %d: %d %.60s…, want %s", who, url, i, rec.Code, got, want)
+		}
+	}
+	write := func(i int, method, path, body string, secret bool, want int) {
+		t.Helper()
+		if rec := c.do(i, method, path, body, secret); rec.Code != want {
+			t.Fatalf("%s %s through instance %d: %d %s", method, path, i, rec.Code, rec.Body)
+		}
+	}
+	for n := range 12 {
+		who, a, b := fmt.Sprint("person", n), n%3, (n+1)%3
+		ask(a, who, "/once", `"id":"`+once.ID+`"`)
+		write(b, "POST", "/v1/svc/"+once.ID+"/respondent/"+who+"/event", `{"type":"view"}`, false, http.StatusOK)
+		ask(a, who, "/once", `"survey":null`)
+
+		ask(a, who, "/answer", `"id":"`+untilAnswered.ID+`"`)
+		write(b, "PUT", "/v1/svc/"+untilAnswered.ID+"/response/"+store.NewSurveyID(), fmt.Sprintf(`{"respondent":%q,"data":{"nps":9},"metadata":{}}`, who),
+			false, http.StatusOK)
+		ask(a, who, "/answer", `"survey":null`)
+
+		ask(a, who, "/billing", `"id":"`+paying.ID+`"`)
+		write(b, "PUT", "/v1/protected/respondents/"+who+"/attributes", `{"plan":"free"}`, true, http.StatusOK)
+		ask(a, who, "/billing", `"survey":null`)
 	}
 }

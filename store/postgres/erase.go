@@ -59,6 +59,7 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 		WHERE survey_id = $1 AND respondent = $2`, sv.ID, r.Respondent)
 	queueRatings(&b, sv.ID, counts, sqlrow.MS(r.CreatedAt), -1)
 	b.Queue(`DELETE FROM deliveries WHERE survey_id = $1 AND response_id = $2`, sv.ID, id)
+	queuePersons(&b, []string{r.Respondent}) // they may no longer have responded
 	return true, tx.SendBatch(ctx, &b).Close()
 }
 
@@ -82,6 +83,9 @@ func (s *Store) EraseRespondent(ctx context.Context, teamID, respondent string) 
 			if _, err := tx.Exec(ctx, q, teamID, respondent); err != nil {
 				return err
 			}
+		}
+		if err := notifyPersons(ctx, tx, respondent); err != nil {
+			return err
 		}
 		for _, sv := range surveys {
 			n, err := eraseIn(ctx, tx, sv, respondent)

@@ -39,6 +39,7 @@ func (s *Store) RecordEvent(ctx context.Context, e store.Event) error {
 		f.event(e)
 		var b pgx.Batch
 		f.queue(&b, rowOf(tx.Conn()))
+		queuePersons(&b, []string{e.Respondent})
 		return tx.SendBatch(ctx, &b).Close()
 	})
 }

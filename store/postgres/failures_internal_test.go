@@ -240,7 +240,7 @@ func TestErrorsMapped(t *testing.T) {
 
 // TestWatchReconnects loses the listening connection (the one that wakes the webhook sender and
 // drops other instances' cached keys and surveys) with the database, through a loopback proxy
-// the test cuts: the watcher says what it may have missed, connects again once the database is
+// the test cuts: the watcher says it lost the connection, connects again once the database is
 // back, and hears what is announced after. It listens on a channel of its own, since other
 // tests' instances announce on the store's channels of the same database.
 func TestWatchReconnects(t *testing.T) {
@@ -256,20 +256,22 @@ func TestWatchReconnects(t *testing.T) {
 	}
 	defer direct.Close(context.Background())
 	channel := fmt.Sprintf("svc_test_watch_%d", os.Getpid())
-	heard, missed := make(chan string, 1000), make(chan struct{}, 1000)
+	heard, lost := make(chan string, 1000), make(chan struct{}, 1000)
 	done := make(chan error, 1)
 	go func() {
-		done <- s.watch(ctx, channel, func(payload string) {
-			select {
-			case heard <- payload:
-			default:
-			}
-		}, func() {
-			select {
-			case missed <- struct{}{}:
-			default:
-			}
-		})
+		done <- s.watch(ctx, listener{channels: []string{channel},
+			notify: func(_, payload string) {
+				select {
+				case heard <- payload:
+				default:
+				}
+			},
+			down: func() {
+				select {
+				case lost <- struct{}{}:
+				default:
+				}
+			}})
 	}()
 	// hears announces payload until the watcher hears it: it listens from a moment after it
 	// starts or reconnects that the test cannot see.
@@ -292,12 +294,12 @@ func TestWatchReconnects(t *testing.T) {
 		}
 	}
 	hears("before the cut")
-	if len(missed) != 0 {
-		t.Fatal("the watcher said it missed announcements before its connection was lost")
+	if len(lost) != 0 {
+		t.Fatal("the watcher said it lost its connection before it was lost")
 	}
 	p.cut()
 	select {
-	case <-missed:
+	case <-lost:
 	case <-time.After(30 * time.Second):
 		t.Fatal("after 30 s the watcher has not noticed its connection was lost")
 	}

@@ -32,17 +32,17 @@ func TestPoolerKeepsNoSessionState(t *testing.T) {
 		return // the rest needs a pooler
 	}
 
-	listener, err := Open(t.Context(), url, &Options{ListenURL: pgtest.Direct(t, url)})
+	listening, err := Open(t.Context(), url, &Options{ListenURL: pgtest.Direct(t, url)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer listener.Close()
+	defer listening.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	channel := fmt.Sprintf("svc_test_pooled_%d", os.Getpid())
 	heard := make(chan string, 100)
 	go func() {
-		_ = listener.watch(ctx, channel, func(p string) { heard <- p }, func() {})
+		_ = listening.watch(ctx, listener{channels: []string{channel}, notify: func(_, p string) { heard <- p }})
 	}()
 	deadline := time.After(30 * time.Second)
 	for {

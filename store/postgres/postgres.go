@@ -24,6 +24,7 @@ import (
 
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/personcache"
 )
 
 var _ store.Store = (*Store)(nil)
@@ -69,10 +70,14 @@ type Options struct {
 // Store is a store.Store on a PostgreSQL database. It is safe for concurrent use, and several
 // processes may share the database.
 type Store struct {
-	pool   *pgxpool.Pool
-	ids    *cuid2.Generator
-	cache  *readCache
-	closed atomic.Bool
+	pool  *pgxpool.Pool
+	ids   *cuid2.Generator
+	cache *readCache
+	// persons keeps what targeting read of people, exact across instances (see persons.go):
+	// a read waits for sync's marker before it is served from memory.
+	persons *personcache.Cache
+	sync    *syncer
+	closed  atomic.Bool
 	// stopWatching ends the watch of other instances' changes; watching is done when it has.
 	stopWatching context.CancelFunc
 	watching     chan struct{}
@@ -114,7 +119,12 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	s := &Store{pool: pool, ids: cuid2.NewGenerator(), cache: newReadCache(), watching: make(chan struct{})}
+	s := &Store{pool: pool, ids: cuid2.NewGenerator(), cache: newReadCache(), watching: make(chan struct{}),
+		persons: personcache.New(personsTTL)}
+	s.sync = newSyncer(func(ctx context.Context, channel, payload string) error {
+		_, err := pool.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, payload)
+		return err
+	})
 	if s.listenConfig, err = listenConfig(o.ListenURL, pool, pooled); err != nil {
 		pool.Close()
 		return nil, err

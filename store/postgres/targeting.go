@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -72,13 +73,17 @@ func (s *Store) SetAttributes(ctx context.Context, teamID, respondent string, at
 		if !exists {
 			return fmt.Errorf("team %s: %w", teamID, store.ErrNotFound)
 		}
+		var err error
 		if b == nil {
-			_, err := tx.Exec(ctx, `DELETE FROM person_attributes WHERE team_id = $1 AND respondent = $2`, teamID, respondent)
+			_, err = tx.Exec(ctx, `DELETE FROM person_attributes WHERE team_id = $1 AND respondent = $2`, teamID, respondent)
+		} else {
+			_, err = tx.Exec(ctx, `INSERT INTO person_attributes (team_id, respondent, attributes) VALUES ($1, $2, $3)
+				ON CONFLICT (team_id, respondent) DO UPDATE SET attributes = excluded.attributes`, teamID, respondent, string(b))
+		}
+		if err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO person_attributes (team_id, respondent, attributes) VALUES ($1, $2, $3)
-			ON CONFLICT (team_id, respondent) DO UPDATE SET attributes = excluded.attributes`, teamID, respondent, string(b))
-		return err
+		return notifyPersons(ctx, tx, respondent)
 	})
 }
 
@@ -94,7 +99,7 @@ func (s *Store) AddPrompt(ctx context.Context, p store.Prompt) error {
 		if tag.RowsAffected() == 0 {
 			return fmt.Errorf("survey %s: %w", p.SurveyID, store.ErrNotFound)
 		}
-		return nil
+		return notifyPersons(ctx, tx, p.Respondent)
 	})
 }
 
@@ -114,26 +119,24 @@ func (s *Store) Prompts(ctx context.Context, teamID, surveyID string, limit int)
 
 // DeletePrompt implements store.Targeter.
 func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) error {
-	if err := s.checkOpen("delete prompt"); err != nil {
-		return err
-	}
-	tag, err := s.pool.Exec(ctx, `DELETE FROM prompts WHERE id = $1 AND survey_id = $2 AND team_id = $3`, id, surveyID, teamID)
-	if err != nil {
-		return s.mapErr(err, "delete prompt "+id)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("delete prompt %s: %w", id, store.ErrNotFound)
-	}
-	return nil
+	return s.tx(ctx, "delete prompt "+id, func(tx pgx.Tx) error {
+		var respondent string
+		err := tx.QueryRow(ctx, `DELETE FROM prompts WHERE id = $1 AND survey_id = $2 AND team_id = $3 RETURNING respondent`,
+			id, surveyID, teamID).Scan(&respondent)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("prompt %s: %w", id, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		return notifyPersons(ctx, tx, respondent)
+	})
 }
 
-// Person implements store.Targeter: the person's attributes, prompts and history with the team's
-// surveys, in one statement (so one snapshot, and one round trip without a transaction around
-// it), each part aggregated as JSON for sqlrow.DecodePerson.
-func (s *Store) Person(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
-	if err := s.checkOpen("read person"); err != nil {
-		return store.Person{}, err
-	}
+// readPerson reads what Person returns: the person's attributes, prompts and history with the
+// team's surveys, in one statement (so one snapshot, and one round trip without a transaction
+// around it), each part aggregated as JSON for sqlrow.DecodePerson.
+func (s *Store) readPerson(ctx context.Context, teamID, respondent string, asked []string) (store.Person, error) {
 	var attrs, prompts, seen, responded []byte
 	err := s.pool.QueryRow(ctx, `SELECT
 		(SELECT attributes FROM person_attributes WHERE team_id = $1 AND respondent = $2),

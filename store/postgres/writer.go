@@ -241,13 +241,16 @@ func (s *Store) transact(ctx context.Context, ops []*writeOp) error {
 func (s *Store) queueFollowUps(b *pgx.Batch, row int, ops []*writeOp) {
 	f := newFollowUps()
 	notify := false
+	var people []string // whose targeting history changed: a view, a dismissal, a first response
 	for _, op := range ops {
 		switch {
 		case op.err != nil:
 		case op.event != nil:
 			f.event(*op.event)
+			people = append(people, op.event.Respondent)
 		case op.created:
 			notify = s.queueCreated(b, f, op) || notify
+			people = append(people, op.w.Respondent)
 		default:
 			s.queueUpdated(b, f, op)
 		}
@@ -256,4 +259,6 @@ func (s *Store) queueFollowUps(b *pgx.Batch, row int, ops []*writeOp) {
 	if notify {
 		b.Queue(`SELECT pg_notify($1, '')`, deliveriesChannel)
 	}
+	slices.Sort(people)
+	queuePersons(b, slices.Compact(people))
 }
