@@ -61,10 +61,11 @@ func (y *syncer) wait(ctx context.Context) bool {
 	if y.out != 0 && time.Since(y.sentAt) > syncWait {
 		y.settle(y.out, false) // lost: its reads have given up
 	}
-	m := y.markers[y.next]
+	seq := y.next
+	m := y.markers[seq]
 	if m == nil {
 		m = &marker{done: make(chan struct{})}
-		y.markers[y.next] = m
+		y.markers[seq] = m
 	}
 	send := y.kick()
 	y.mu.Unlock()
@@ -77,8 +78,12 @@ func (y *syncer) wait(ctx context.Context) bool {
 	case <-m.done:
 		return m.ok
 	case <-ctx.Done():
+		return false
 	case <-t.C:
 	}
+	// Lost, with any marker before it (a connection that failed and listens again does not
+	// hear what was sent before): the reads arriving now need one of their own.
+	y.heard(seq, false)
 	return false
 }
 
