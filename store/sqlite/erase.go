@@ -16,20 +16,25 @@ func (s *Store) DeleteResponse(ctx context.Context, surveyID, id string) error {
 	if err != nil {
 		return fmt.Errorf("delete response: %w", err)
 	}
-	defer s.persons.DropAll() // the response's respondent is known only inside the write
-	return s.write(ctx, func(tx *sql.Tx) error {
-		found, err := s.deleteResponse(tx, sv, id)
-		if err == nil && !found {
+	var respondent string
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		respondent, err = s.deleteResponse(tx, sv, id)
+		if err == nil && respondent == "" {
 			err = fmt.Errorf("delete response %s: %w", id, store.ErrNotFound)
 		}
 		return err
 	})
+	if respondent != "" {
+		s.persons.Drop(respondent) // they may no longer have responded
+	}
+	return err
 }
 
 // deleteResponse deletes one response in tx and takes it out of the counters, the rating
-// rollups and its respondent's history; its deliveries go with it. It reports whether the
-// response existed.
-func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (bool, error) {
+// rollups and its respondent's history; its deliveries go with it. It returns the response's
+// respondent, or "" when there was no such response.
+func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (string, error) {
 	var (
 		respondent string
 		created    int64
@@ -39,14 +44,14 @@ func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (bool, er
 	err := tx.QueryRow(`DELETE FROM responses WHERE survey_id = ? AND id = ? RETURNING respondent, created_at, data, finished`,
 		sv.ID, id).Scan(&respondent, &created, &data, &finished)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+		return "", nil
 	}
 	if err != nil {
-		return false, s.mapErr(err, "delete response "+id)
+		return "", s.mapErr(err, "delete response "+id)
 	}
 	counts, err := sqlrow.StoredCounts(&sv.Definition, data, finished)
 	if err != nil {
-		return false, fmt.Errorf("delete response %s: %w", id, err)
+		return "", fmt.Errorf("delete response %s: %w", id, err)
 	}
 	for _, c := range counts {
 		s.op.rating(sv.ID, c.Key, c.N, created, -1)
@@ -66,13 +71,13 @@ func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (bool, er
 			WHERE survey_id = ?1 AND respondent = ?2`,
 	} {
 		if _, err := tx.Exec(q, sv.ID, respondent); err != nil {
-			return false, s.mapErr(err, "delete response "+id)
+			return "", s.mapErr(err, "delete response "+id)
 		}
 	}
 	if _, err := tx.Exec(`DELETE FROM deliveries WHERE survey_id = ? AND response_id = ?`, sv.ID, id); err != nil {
-		return false, s.mapErr(err, "delete response "+id)
+		return "", s.mapErr(err, "delete response "+id)
 	}
-	return true, nil
+	return respondent, nil
 }
 
 // EraseRespondent implements store.Store: one transaction over every survey of the team.

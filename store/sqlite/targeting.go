@@ -114,17 +114,19 @@ func (s *Store) Prompts(ctx context.Context, teamID, surveyID string, limit int)
 
 // DeletePrompt implements store.Targeter.
 func (s *Store) DeletePrompt(ctx context.Context, teamID, surveyID, id string) error {
-	defer s.persons.DropAll() // the prompt's respondent is not known here
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`DELETE FROM prompts WHERE id = ? AND survey_id = ? AND team_id = ?`, id, surveyID, teamID)
-		if err != nil {
-			return s.mapErr(err, "delete prompt "+id)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
+	var respondent string
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRow(`DELETE FROM prompts WHERE id = ? AND survey_id = ? AND team_id = ? RETURNING respondent`,
+			id, surveyID, teamID).Scan(&respondent)
+		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("delete prompt %s: %w", id, store.ErrNotFound)
 		}
-		return nil
+		return s.mapErr(err, "delete prompt "+id)
 	})
+	if err == nil {
+		s.persons.Drop(respondent)
+	}
+	return err
 }
 
 // Person implements store.Targeter: the person's attributes, prompts and history with the team's
