@@ -36,7 +36,7 @@ type Cache struct {
 type shard struct {
 	mu      sync.Mutex
 	drops   uint64
-	entries map[string]entry
+	entries map[string]*entry
 }
 
 type entry struct {
@@ -55,7 +55,7 @@ func New(ttl time.Duration) *Cache {
 	}
 	c := &Cache{ttl: ttl, now: time.Now, seed: maphash.MakeSeed()}
 	for i := range c.shards {
-		c.shards[i].entries = make(map[string]entry)
+		c.shards[i].entries = make(map[string]*entry)
 	}
 	return c
 }
@@ -95,13 +95,13 @@ func (c *Cache) Person(teamID, respondent string, asked []string, read func() (s
 			break
 		}
 	}
-	sh.entries[respondent] = entry{team: teamID, asked: slices.Clone(asked), person: p, at: now}
+	sh.entries[respondent] = &entry{team: teamID, asked: slices.Clone(asked), person: p, at: now}
 	return p, nil
 }
 
 // answer is the entry's person with Responded holding only the surveys asked, as a read of
 // them would: the entry may answer more.
-func (e entry) answer(asked []string) store.Person {
+func (e *entry) answer(asked []string) store.Person {
 	if slices.Equal(e.asked, asked) {
 		return e.person
 	}
