@@ -15,9 +15,11 @@ import (
 
 // POST /v1/svc/next-survey (extensions.md section 7) answers from memory as far as it can: the
 // team's active surveys with their rules compiled are kept for rulesTTL (a change made through
-// this handler drops them at once; one made elsewhere shows within rulesTTL), the person's
-// attributes, prompts and views are read once, and only a survey that passes every rule memory
-// can check costs a read more (whether the person responded, its response count).
+// this handler drops them at once; one made elsewhere shows within rulesTTL), with the surveys
+// each page lets through (targeting.Pages); the person's attributes, prompts, views and
+// responses are asked of the store once, which keeps them in memory until a write changes them
+// (see store/internal/personcache); and only a survey that passes every rule memory can check
+// costs a read more (its response count, or a response to a prompted survey off the page).
 
 // rulesTTL is how long a team's surveys and rules are kept.
 const rulesTTL = time.Second
