@@ -103,12 +103,15 @@ type Handler struct {
 	teams   map[string]*teamRules
 	// teamsGen counts dropRules' calls, so that a load that began before a change is not kept.
 	teamsGen uint64
+	// loading holds, by team, the load under way of rules the team has none of in teams: it is
+	// closed when the load is done.
+	loading map[string]chan struct{}
 }
 
 // New returns a Handler serving s.
 func New(s store.Store, opts Config) *Handler {
 	h := &Handler{store: s, opts: opts, log: opts.Logger, now: opts.Now, mux: http.NewServeMux(), surveys: make(map[string]*encodedSurvey),
-		teams: make(map[string]*teamRules)}
+		teams: make(map[string]*teamRules), loading: make(map[string]chan struct{})}
 	if h.log == nil {
 		h.log = slog.Default()
 	}

@@ -86,29 +86,33 @@ func BenchmarkHotSurveyGet(b *testing.B) {
 	}
 }
 
-// BenchmarkHotNextSurvey asks for the next survey of a team holding 100 active surveys with
-// display rules, as the load benchmark does: a thousand people without history, on a page that
-// one of the surveys matches, each picked it.
+// BenchmarkHotNextSurvey asks for the next survey of a team holding 100 (and 1,000) active
+// surveys with display rules, as the load benchmark does: a thousand people without history, on
+// a page that one of the surveys matches, each picked it.
 func BenchmarkHotNextSurvey(b *testing.B) {
-	e := setup(b)
-	for i := range 100 {
-		def := survey.Sample()
-		def.Display = &survey.Display{
-			URLs:       []survey.URLRule{{Match: survey.MatchPrefix, Value: fmt.Sprintf("/app/page-%d/", i)}},
-			Attributes: []survey.AttributeRule{{Key: "plan", Operator: survey.OpNotEqual, Value: "free"}},
-			Priority:   float64(i % 3),
-		}
-		sv := store.Survey{ID: fmt.Sprintf("target%03d", i), TeamID: e.survA.TeamID, Status: store.StatusActive, Definition: def,
-			CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
-		if err := e.store.CreateSurvey(b.Context(), sv); err != nil {
-			b.Fatal(err)
-		}
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprint(n, "-surveys"), func(b *testing.B) {
+			e := setup(b)
+			for i := range n {
+				def := survey.Sample()
+				def.Display = &survey.Display{
+					URLs:       []survey.URLRule{{Match: survey.MatchPrefix, Value: fmt.Sprintf("/app/page-%d/", i)}},
+					Attributes: []survey.AttributeRule{{Key: "plan", Operator: survey.OpNotEqual, Value: "free"}},
+					Priority:   float64(i % 3),
+				}
+				sv := store.Survey{ID: fmt.Sprintf("target%04d", i), TeamID: e.survA.TeamID, Status: store.StatusActive, Definition: def,
+					CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
+				if err := e.store.CreateSurvey(b.Context(), sv); err != nil {
+					b.Fatal(err)
+				}
+			}
+			body := `{"respondent":"visitor%d","url":"/app/page-42/settings","attributes":{"plan":"pro"}}`
+			benchParallel(b, e, func(i int64) *http.Request {
+				r := httptest.NewRequest("POST", "/v1/svc/next-survey", strings.NewReader(fmt.Sprintf(body, i%1000)))
+				r.Header.Set("x-svc-pk", e.pkA)
+				r.Header.Set("Content-Type", "application/json")
+				return r
+			})
+		})
 	}
-	body := `{"respondent":"visitor%d","url":"/app/page-42/settings","attributes":{"plan":"pro"}}`
-	benchParallel(b, e, func(i int64) *http.Request {
-		r := httptest.NewRequest("POST", "/v1/svc/next-survey", strings.NewReader(fmt.Sprintf(body, i%1000)))
-		r.Header.Set("x-svc-pk", e.pkA)
-		r.Header.Set("Content-Type", "application/json")
-		return r
-	})
 }

@@ -43,35 +43,51 @@ type teamRules struct {
 	refreshing bool
 }
 
-// rulesOf returns the team's active surveys, rules and cooldown, from memory when fresh.
+// rulesOf returns the team's active surveys, rules and cooldown, from memory when fresh. One
+// request at a time loads them: when they are stale, the others use them as they were; when
+// there are none yet (at start, or after a change dropped them), the others wait for that load,
+// since a team of a thousand surveys takes a tenth of a second to load and a burst of asks
+// would otherwise each load them.
 func (h *Handler) rulesOf(ctx context.Context, tg store.Targeter, teamID string) (*teamRules, error) {
-	now := h.now()
-	h.teamsMu.Lock()
-	tr, gen := h.teams[teamID], h.teamsGen
-	stale := tr == nil || now.Sub(tr.loaded) >= rulesTTL || now.Before(tr.loaded)
-	if tr != nil && stale {
-		if tr.refreshing {
-			stale = false // another request is loading them: use these meanwhile
+	for {
+		now := h.now()
+		h.teamsMu.Lock()
+		tr, gen := h.teams[teamID], h.teamsGen
+		if tr != nil && (tr.refreshing || (now.Sub(tr.loaded) < rulesTTL && !now.Before(tr.loaded))) {
+			h.teamsMu.Unlock()
+			return tr, nil // fresh, or being loaded again by another request: used meanwhile
 		}
-		tr.refreshing = true
+		if wait := h.loading[teamID]; tr == nil && wait != nil {
+			h.teamsMu.Unlock()
+			select {
+			case <-wait:
+				continue // loaded (or failed, or dropped meanwhile): look again
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		var done chan struct{}
+		if tr == nil {
+			done = make(chan struct{})
+			h.loading[teamID] = done
+		} else {
+			tr.refreshing = true
+		}
+		h.teamsMu.Unlock()
+		fresh, err := h.loadRules(ctx, tg, teamID, now)
+		h.teamsMu.Lock()
+		if done != nil {
+			delete(h.loading, teamID)
+			close(done)
+		} else {
+			tr.refreshing = false
+		}
+		if err == nil && h.teamsGen == gen { // no change was made meanwhile that the load may have missed
+			h.teams[teamID] = fresh
+		}
+		h.teamsMu.Unlock()
+		return fresh, err
 	}
-	h.teamsMu.Unlock()
-	if !stale {
-		return tr, nil
-	}
-	fresh, err := h.loadRules(ctx, tg, teamID, now)
-	h.teamsMu.Lock()
-	defer h.teamsMu.Unlock()
-	if tr != nil {
-		tr.refreshing = false
-	}
-	if err != nil {
-		return nil, err
-	}
-	if h.teamsGen == gen { // no change was made meanwhile that the load may have missed
-		h.teams[teamID] = fresh
-	}
-	return fresh, nil
 }
 
 // loadRules reads the team's settings and its active surveys' rules, and compiles them.

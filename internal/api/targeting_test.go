@@ -1,14 +1,21 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/svc-feedback/svc/internal/api"
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/sqlite"
 )
 
 // targetedSurvey creates an active survey of team A with the display rules given (a JSON
@@ -234,5 +241,53 @@ func TestEraseTakesAttributesAndPrompts(t *testing.T) {
 	tg := e.store.(store.Targeter)
 	if p, err := tg.Person(t.Context(), "a", "ann", nil); err != nil || len(p.Attributes) != 0 {
 		t.Errorf("the erased person's attributes: %v, %v", p.Attributes, err)
+	}
+}
+
+// slowRules is a store whose first read of a team's display rules waits for release, and which
+// counts them.
+type slowRules struct {
+	*sqlite.Store
+	reads   atomic.Int64
+	release chan struct{}
+}
+
+func (s *slowRules) ActiveRules(ctx context.Context, teamID string) ([]store.SurveyRules, error) {
+	if s.reads.Add(1) == 1 {
+		<-s.release
+	}
+	return s.Store.ActiveRules(ctx, teamID)
+}
+
+// A burst of asks before the team's rules are in memory loads them once: the others wait for
+// that load rather than each reading every survey's rules.
+func TestNextSurveyLoadsRulesOnce(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &slowRules{Store: st, release: make(chan struct{})}
+	e := setupWith(t, slow, slog.New(slog.DiscardHandler))
+	id := e.targetedSurvey(`{"urls":[{"match":"prefix","value":"/billing"}]}`)
+	var wg sync.WaitGroup
+	picked := make(chan string, 32)
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			picked <- e.ask(fmt.Sprintf(`{"respondent":"p%d","url":"/billing"}`, i)).picked()
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // let the asks arrive while the first load waits
+	close(slow.release)
+	wg.Wait()
+	close(picked)
+	for got := range picked {
+		if got != id {
+			t.Errorf("an ask of the burst: %s, want %s", got, id)
+		}
+	}
+	if n := slow.reads.Load(); n != 1 {
+		t.Errorf("the team's rules were read %d times for a burst of 32 asks, want once", n)
 	}
 }
