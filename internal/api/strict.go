@@ -64,7 +64,9 @@ func decodeBody[T any](h *Handler, w http.ResponseWriter, r *http.Request, limit
 		jr.src.Reset(nil)
 		jr.buf.Reset()
 		if jr.buf.Cap() > maxPooledBody {
-			jr.buf = bytes.Buffer{} // one large body must not stay in memory for good
+			// One large body must not stay in memory for good: neither its buffer nor the
+			// decoder's, which grew to its largest value.
+			jr.buf, jr.dec = bytes.Buffer{}, nil
 		}
 		h.readers.Put(jr)
 	}()
