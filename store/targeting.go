@@ -41,6 +41,16 @@ type Targeter interface {
 	ActiveRules(ctx context.Context, teamID string) ([]SurveyRules, error)
 }
 
+// RulesVersioner is an optional interface of a Targeter that tells cheaply whether a team's
+// active surveys may have changed, so that their rules are read again (ActiveRules decodes every
+// one) only when they did. Both svc backends have it.
+type RulesVersioner interface {
+	// RulesVersion returns a value that differs whenever a survey of the team became active or
+	// stopped being so, or an active one changed, since an earlier call: it counts the team's
+	// active surveys and sums and maxes their UpdatedAt, which every change moves forward.
+	RulesVersion(ctx context.Context, teamID string) (string, error)
+}
+
 // SurveyRules is what targeting reads of an active survey.
 type SurveyRules struct {
 	ID                   string

@@ -16,6 +16,7 @@ import (
 	"github.com/svc-feedback/svc/internal/api"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/survey"
 )
 
 // targetedSurvey creates an active survey of team A with the display rules given (a JSON
@@ -290,4 +291,55 @@ func TestNextSurveyLoadsRulesOnce(t *testing.T) {
 	if n := slow.reads.Load(); n != 1 {
 		t.Errorf("the team's rules were read %d times for a burst of 32 asks, want once", n)
 	}
+}
+
+// countingRules is a store that counts its reads of a team's display rules.
+type countingRules struct {
+	*sqlite.Store
+	reads atomic.Int64
+}
+
+func (s *countingRules) ActiveRules(ctx context.Context, teamID string) ([]store.SurveyRules, error) {
+	s.reads.Add(1)
+	return s.Store.ActiveRules(ctx, teamID)
+}
+
+// A team's rules are read again when they may have changed (the store's version of them moved)
+// and at least once a minute, not every second: a change made around the handler (the console,
+// another process) still shows within the second.
+func TestNextSurveyRereadsRulesWhenChanged(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counting := &countingRules{Store: st}
+	e := setupWith(t, counting, slog.New(slog.DiscardHandler))
+	id := e.targetedSurvey(`{"urls":[{"match":"prefix","value":"/billing"}]}`)
+	ask := func(url, want string, reads int64) {
+		t.Helper()
+		if got := e.ask(`{"respondent":"ann","url":"` + url + `"}`).picked(); got != want {
+			t.Errorf("on %s: %s, want %s", url, got, want)
+		}
+		if n := counting.reads.Load(); n != reads {
+			t.Errorf("on %s: the rules read %d times, want %d", url, n, reads)
+		}
+	}
+	ask("/billing", id, 1)
+	for range 3 {
+		e.clock.Advance(2 * time.Second)
+		ask("/billing", id, 1)
+	}
+	e.clock.Advance(time.Millisecond)
+	if _, err := store.ModifySurvey(t.Context(), st, e.survA.TeamID, id, func(sv *store.Survey) error {
+		sv.Display = &survey.Display{URLs: []survey.URLRule{{Match: survey.MatchPrefix, Value: "/docs"}}}
+		sv.UpdatedAt = e.clock.Now()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(2 * time.Second)
+	ask("/docs", id, 2)
+	ask("/billing", "-url", 2)
+	e.clock.Advance(61 * time.Second)
+	ask("/docs", id, 3)
 }

@@ -42,9 +42,15 @@ func NewPages(surveys []*Rules, now time.Time) *Pages {
 	return p
 }
 
+// Hold reports whether the Pages' answers hold at now: from when they were made until a
+// survey's schedule starts or ends.
+func (p *Pages) Hold(now time.Time) bool {
+	return !now.Before(p.made) && (p.until.IsZero() || now.Before(p.until))
+}
+
 // OnPage returns OnPage(ask, surveys). The lists are shared: callers must not change them.
 func (p *Pages) OnPage(ask Ask) Matched {
-	if ask.Now.Before(p.made) || (!p.until.IsZero() && !ask.Now.Before(p.until)) || len(ask.URL)+len(ask.Event) > maxPageKey {
+	if !p.Hold(ask.Now) || len(ask.URL)+len(ask.Event) > maxPageKey {
 		return OnPage(ask, p.surveys)
 	}
 	key := ask.URL + "\x00" + ask.Event

@@ -177,6 +177,18 @@ func scanPrompt(row pgx.CollectableRow) (store.Prompt, error) {
 	return p, nil
 }
 
+var _ store.RulesVersioner = (*Store)(nil)
+
+// RulesVersion implements store.RulesVersioner from the team's surveys' rows, without reading
+// their definitions.
+func (s *Store) RulesVersion(ctx context.Context, teamID string) (string, error) {
+	if err := s.checkOpen("read display rules"); err != nil {
+		return "", err
+	}
+	v, err := sqlrow.ScanRulesVersion(s.pool.QueryRow(ctx, sqlrow.RulesVersionSQL("$1"), teamID))
+	return v, s.mapErr(err, "read display rules")
+}
+
 // ActiveRules implements store.Targeter: PostgreSQL takes the display rules out of the stored
 // definition, so that only they travel and are decoded.
 func (s *Store) ActiveRules(ctx context.Context, teamID string) ([]store.SurveyRules, error) {

@@ -194,6 +194,18 @@ func scanPrompts(rows *sql.Rows) ([]store.Prompt, error) {
 	return out, mapErr(rows.Err(), "read prompts")
 }
 
+var _ store.RulesVersioner = (*Store)(nil)
+
+// RulesVersion implements store.RulesVersioner from the team's surveys' rows, without reading
+// their definitions.
+func (s *Store) RulesVersion(ctx context.Context, teamID string) (string, error) {
+	if err := s.checkOpen("read display rules"); err != nil {
+		return "", err
+	}
+	v, err := sqlrow.ScanRulesVersion(s.rdb.QueryRowContext(ctx, sqlrow.RulesVersionSQL("?"), teamID))
+	return v, s.mapErr(err, "read display rules")
+}
+
 // ActiveRules implements store.Targeter: SQLite takes the display rules out of the stored
 // definition, so that only they are decoded.
 func (s *Store) ActiveRules(ctx context.Context, teamID string) ([]store.SurveyRules, error) {

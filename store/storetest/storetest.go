@@ -52,6 +52,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PersonAndPrompts", testPersonAndPrompts},
 		{"PersonSeesEveryWrite", testPersonSeesEveryWrite},
 		{"ActiveRules", testActiveRules},
+		{"RulesVersion", testRulesVersion},
 		{"Responded", testResponded},
 		{"Links", testLinks},
 		{"ResponseLanguage", testResponseLanguage},

@@ -233,3 +233,65 @@ func testActiveRules(t *testing.T, s store.Store) {
 		t.Errorf("an unknown team's rules: %v, %v", none, err)
 	}
 }
+
+// testRulesVersion: a Store's version of a team's active surveys changes when one is created
+// active, changed, paused, resumed or deleted, and only then: not when nothing changed, nor for
+// a change to a survey that is not active, nor for another team's.
+func testRulesVersion(t *testing.T, s store.Store) {
+	rv, ok := s.(store.RulesVersioner)
+	if !ok {
+		t.Skip("the Store has no store.RulesVersioner")
+	}
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	mustTeam(t, s, "b")
+	version := func() string {
+		t.Helper()
+		v, err := rv.RulesVersion(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	at := t0
+	modify := func(id string, fn func(*store.Survey)) {
+		t.Helper()
+		at = at.Add(time.Second)
+		if _, err := store.ModifySurvey(ctx, s, "a", id, func(v *store.Survey) error {
+			fn(v)
+			v.UpdatedAt = at
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	draft := newSurvey("a", t0)
+	draft.Status = store.StatusInactive
+	mustSurvey(t, s, draft)
+	v := version()
+	steps := []struct {
+		name    string
+		change  func()
+		changes bool
+	}{
+		{"nothing", func() {}, false},
+		{"a survey that is not active changed", func() { modify(draft.ID, func(v *store.Survey) { v.Definition.Title = "Later" }) }, false},
+		{"another team's survey created", func() { mustSurvey(t, s, newSurvey("b", t0)) }, false},
+		{"a survey created active", func() { mustSurvey(t, s, newSurvey("a", t0)) }, true},
+		{"the draft made active", func() { modify(draft.ID, func(v *store.Survey) { v.Status = store.StatusActive }) }, true},
+		{"its rules changed", func() {
+			modify(draft.ID, func(v *store.Survey) { v.Display = &survey.Display{Events: []string{"export"}} })
+		}, true},
+		{"paused", func() { modify(draft.ID, func(v *store.Survey) { v.Status = store.StatusInactive }) }, true},
+		{"resumed", func() { modify(draft.ID, func(v *store.Survey) { v.Status = store.StatusActive }) }, true},
+		{"deleted", func() { modify(draft.ID, func(v *store.Survey) { v.Status = store.StatusDeleted }) }, true},
+	}
+	for _, st := range steps {
+		st.change()
+		if now := version(); (now != v) != st.changes {
+			t.Errorf("%s: version %q after %q; want a change: %v", st.name, now, v, st.changes)
+		} else {
+			v = now
+		}
+	}
+}

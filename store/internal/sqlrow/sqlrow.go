@@ -179,6 +179,22 @@ func ScanSettings(row Scanner) (store.TeamSettings, error) {
 	return st, nil
 }
 
+// RulesVersionSQL reads what store.RulesVersioner's version is made of, p1 the team's id:
+// the count of its active surveys, and the sum and the greatest of their updated_at.
+func RulesVersionSQL(p1 string) string {
+	return `SELECT COUNT(*), CAST(COALESCE(SUM(updated_at), 0) AS BIGINT), COALESCE(MAX(updated_at), 0)
+		FROM surveys WHERE team_id = ` + p1 + ` AND status = 'active'`
+}
+
+// ScanRulesVersion reads a row of RulesVersionSQL as the version.
+func ScanRulesVersion(row Scanner) (string, error) {
+	var n, sum, last int64
+	if err := row.Scan(&n, &sum, &last); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d/%d/%d", n, sum, last), nil
+}
+
 // LinkSecretsSQL reads a team's link secrets, p1 its id; ScanLinkSecrets reads the row.
 func LinkSecretsSQL(p1 string) string {
 	return `SELECT secret, previous_secret, previous_expires_at FROM link_secrets WHERE team_id = ` + p1
