@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/svc-feedback/svc/internal/api"
+	"github.com/svc-feedback/svc/internal/bench/benchdata"
 	"github.com/svc-feedback/svc/logbuf"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -95,20 +96,15 @@ func BenchmarkHotNextSurvey(b *testing.B) {
 			e := setup(b)
 			for i := range n {
 				def := survey.Sample()
-				def.Display = &survey.Display{
-					URLs:       []survey.URLRule{{Match: survey.MatchPrefix, Value: fmt.Sprintf("/app/page-%d/", i)}},
-					Attributes: []survey.AttributeRule{{Key: "plan", Operator: survey.OpNotEqual, Value: "free"}},
-					Priority:   float64(i % 3),
-				}
+				def.Display = benchdata.TargetedDisplay(i)
 				sv := store.Survey{ID: fmt.Sprintf("target%04d", i), TeamID: e.survA.TeamID, Status: store.StatusActive, Definition: def,
 					CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
 				if err := e.store.CreateSurvey(b.Context(), sv); err != nil {
 					b.Fatal(err)
 				}
 			}
-			body := `{"respondent":"visitor%d","url":"/app/page-42/settings","attributes":{"plan":"pro"}}`
 			benchParallel(b, e, func(i int64) *http.Request {
-				r := httptest.NewRequest("POST", "/v1/svc/next-survey", strings.NewReader(fmt.Sprintf(body, i%1000)))
+				r := httptest.NewRequest("POST", "/v1/svc/next-survey", strings.NewReader(fmt.Sprintf(benchdata.TargetedAsk, i%1000)))
 				r.Header.Set("x-svc-pk", e.pkA)
 				r.Header.Set("Content-Type", "application/json")
 				return r

@@ -192,7 +192,7 @@ func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64)
 		{getSurveyScenario, baselineGET, svcSrvs, request("GET", svcAddr+getSurvey, ""), nil},
 		// A new person on page 42 of the app: every survey's URL rule is tried, one matches.
 		{nextSurvey, baselineGET, svcSrvs, request("POST", svcAddr+"/v1/svc/next-survey",
-			`{"respondent":"visitor%d","url":"/app/page-42/settings","attributes":{"plan":"pro"}}`), nil},
+			benchdata.TargetedAsk), nil},
 		{firstPage, baselineGET, svcSrvs, request("GET", svcAddr+responses, ""), nil},
 		{deepPage, baselineGET, svcSrvs, request("GET", svcAddr+responses+"&cursor="+benchdata.Cursor(rows/10, rows), ""), nil},
 		// The summary reads counts kept on write: its cost must not grow with history (compare
