@@ -15,10 +15,7 @@ import (
 // until it makes one; a rotation keeps the secret it replaces until the time given, and only
 // that one.
 func testLinks(t *testing.T, s store.Store) {
-	ln, ok := s.(store.Linker)
-	if !ok {
-		t.Skip("the Store has no store.Linker")
-	}
+	ln := optional[store.Linker](t, s, "store.Linker")
 	ctx := t.Context()
 	mustTeam(t, s, "team_a")
 	mustTeam(t, s, "team_b")

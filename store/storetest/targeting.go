@@ -14,14 +14,21 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
+// optional returns s as T, one of the Store's optional interfaces (named name), or skips the
+// test of a Store without it.
+func optional[T any](t *testing.T, s store.Store, name string) T {
+	t.Helper()
+	c, ok := s.(T)
+	if !ok {
+		t.Skip("the Store has no " + name)
+	}
+	return c
+}
+
 // targeter returns s as a store.Targeter, or skips the test of a Store without it.
 func targeter(t *testing.T, s store.Store) store.Targeter {
 	t.Helper()
-	tg, ok := s.(store.Targeter)
-	if !ok {
-		t.Skip("the Store has no store.Targeter")
-	}
-	return tg
+	return optional[store.Targeter](t, s, "store.Targeter")
 }
 
 // testSettings: a team's settings are the defaults until changed; a change moves UpdatedAt
@@ -238,10 +245,7 @@ func testActiveRules(t *testing.T, s store.Store) {
 // active, changed, paused, resumed or deleted, and only then: not when nothing changed, nor for
 // a change to a survey that is not active, nor for another team's.
 func testRulesVersion(t *testing.T, s store.Store) {
-	rv, ok := s.(store.RulesVersioner)
-	if !ok {
-		t.Skip("the Store has no store.RulesVersioner")
-	}
+	rv := optional[store.RulesVersioner](t, s, "store.RulesVersioner")
 	ctx := t.Context()
 	mustTeam(t, s, "a")
 	mustTeam(t, s, "b")

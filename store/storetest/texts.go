@@ -15,10 +15,7 @@ import (
 // SummaryTexts as written and as updated, nil for none, in the list's order, filters and pages,
 // a long text cut, and nothing of the other answers (a bug report's screenshot).
 func testResponseTexts(t *testing.T, s store.Store) {
-	tr, ok := s.(store.TextReader)
-	if !ok {
-		t.Skip("the Store keeps no texts apart (store.TextReader)")
-	}
+	tr := optional[store.TextReader](t, s, "store.TextReader: it keeps no texts apart")
 	ctx := t.Context()
 	mustTeam(t, s, "acme")
 	sv := mustSurvey(t, s, newSurvey("acme", t0))
