@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 
 	"github.com/svc-feedback/svc/internal/wire"
@@ -216,28 +215,6 @@ func textsOf(q *survey.Question) (options map[string]bool, ok bool) {
 	return options, true
 }
 
-// writtenText is the text a person wrote in an answer to a question textsOf accepted: the
-// answer of an open-ended question, the free text of a select question.
-func writtenText(raw json.RawMessage, options map[string]bool) (string, bool) {
-	if options == nil {
-		var text string
-		return text, json.Unmarshal(raw, &text) == nil
-	}
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return one, !options[one]
-	}
-	var many []string
-	if json.Unmarshal(raw, &many) == nil {
-		for _, v := range many {
-			if !options[v] {
-				return v, true
-			}
-		}
-	}
-	return "", false
-}
-
 // latestTexts finds the newest texts written for each question that takes them among the
 // period's newest responses (at most latestScan of them).
 func latestTexts(ctx context.Context, s store.Store, sv store.Survey, p Period, maxPageBytes int) (map[string][]LatestAnswer, error) {
@@ -254,23 +231,16 @@ func latestTexts(ctx context.Context, s store.Store, sv store.Survey, p Period, 
 	// A short first page, since the newest few responses usually hold the answers; then pages
 	// of 100 up to latestScan.
 	q := store.ResponseQuery{SurveyID: sv.ID, After: p.Start, Before: p.End.Add(-1), Limit: 8 * latestAnswers, MaxBytes: maxPageBytes}
+	tr := newTextReader()
 	for scanned := 0; scanned < latestScan; q.Limit = min(100, latestScan-scanned) {
 		page, next, err := textsPage(ctx, s, q)
 		if err != nil {
 			return nil, err
 		}
 		for _, resp := range page {
-			var answers map[string]json.RawMessage
-			if json.Unmarshal(resp.Texts, &answers) != nil {
-				continue
-			}
-			for id, options := range open {
-				raw, ok := answers[id]
-				if !ok || len(out[id]) >= latestAnswers {
-					continue
-				}
-				if text, ok := writtenText(raw, options); ok {
-					out[id] = append(out[id], LatestAnswer{resp.ID, text, wire.Time(resp.CreatedAt)})
+			for _, f := range tr.written(resp.Texts, open) {
+				if len(out[f.id]) < latestAnswers {
+					out[f.id] = append(out[f.id], LatestAnswer{resp.ID, f.text, wire.Time(resp.CreatedAt)})
 				}
 			}
 		}

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// textReader finds the written answers in responses' texts (store.ResponseTexts), reading each
+// as a stream of tokens. A summary reads up to latestScan responses a period for them:
+// decoding each into a map of raw values with encoding/json cost nine-tenths of the summary of
+// a survey whose newest responses lack an open-ended answer, and nearly all of it was the
+// map, the reflection and the copies of values nobody reads.
+//
+// It reads as encoding/json's Unmarshal into a map[string]json.RawMessage would: invalid
+// JSON gives nothing, and of two members with the same name, the last counts.
+type textReader struct {
+	src    bytes.Reader
+	dec    *jsontext.Decoder
+	arrSrc bytes.Reader
+	arr    *jsontext.Decoder // reads an answer that is an array of strings
+	// found holds a response's written answers until the whole of it has been read.
+	found []foundText
+}
+
+type foundText struct {
+	id   string
+	text string
+}
+
+func newTextReader() *textReader {
+	t := &textReader{}
+	t.dec = jsontext.NewDecoder(&t.src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	t.arr = jsontext.NewDecoder(&t.arrSrc, jsontext.AllowInvalidUTF8(true))
+	return t
+}
+
+// written returns the written answers in texts, a JSON object of answers by question id, to
+// the questions open holds (each with its options, nil for an open-ended question), in the
+// order they come. The result is valid until the next call.
+func (t *textReader) written(texts []byte, open map[string]map[string]bool) []foundText {
+	t.found = t.found[:0]
+	t.src.Reset(texts)
+	t.dec.Reset(&t.src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := t.dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for t.dec.PeekKind() == '"' {
+		name, err := t.dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		id := name.String()
+		options, ok := open[id]
+		if !ok {
+			if t.dec.SkipValue() != nil {
+				return nil
+			}
+			continue
+		}
+		t.drop(id) // the last of duplicate members counts
+		text, ok, err := t.text(options)
+		if err != nil {
+			return nil
+		}
+		if ok {
+			t.found = append(t.found, foundText{id, text})
+		}
+	}
+	if tok, err := t.dec.ReadToken(); err != nil || tok.Kind() != '}' {
+		return nil
+	}
+	if _, err := t.dec.ReadToken(); err != io.EOF {
+		return nil
+	}
+	return t.found
+}
+
+// drop forgets what an earlier member named id gave.
+func (t *textReader) drop(id string) {
+	for i := range t.found {
+		if t.found[i].id == id {
+			t.found = append(t.found[:i], t.found[i+1:]...)
+			return
+		}
+	}
+}
+
+// text reads the next value, an answer to a question textsOf accepted, and returns the text a
+// person wrote in it: the answer of an open-ended question (options nil), or the free text
+// of a select question, one that is not among its options. A null reads as an empty string,
+// as encoding/json reads it. The error is the decoder's: the texts are not valid JSON.
+func (t *textReader) text(options map[string]bool) (string, bool, error) {
+	switch t.dec.PeekKind() {
+	case '"', 'n':
+		tok, err := t.dec.ReadToken()
+		if err != nil {
+			return "", false, err
+		}
+		var s string
+		if tok.Kind() == '"' {
+			s = tok.String()
+		}
+		return s, !options[s], nil
+	case '[':
+		v, err := t.dec.ReadValue()
+		if err != nil || options == nil {
+			return "", false, err
+		}
+		s, ok := t.freeText(v, options)
+		return s, ok, nil
+	}
+	return "", false, t.dec.SkipValue()
+}
+
+// freeText is the first string of the array v that is not among options, when every element
+// of v is a string (or null, which reads as an empty string).
+func (t *textReader) freeText(v jsontext.Value, options map[string]bool) (string, bool) {
+	t.arrSrc.Reset(v)
+	t.arr.Reset(&t.arrSrc, jsontext.AllowInvalidUTF8(true))
+	if _, err := t.arr.ReadToken(); err != nil {
+		return "", false
+	}
+	var (
+		text  string
+		found bool
+	)
+	for t.arr.PeekKind() != ']' {
+		tok, err := t.arr.ReadToken()
+		if err != nil {
+			return "", false
+		}
+		var s string
+		switch tok.Kind() {
+		case '"':
+			s = tok.String()
+		case 'n':
+		default:
+			return "", false
+		}
+		if !found && !options[s] {
+			text, found = s, true
+		}
+	}
+	return text, found
+}
