@@ -16,10 +16,8 @@ import (
 // It reads as encoding/json's Unmarshal into a map[string]json.RawMessage would: invalid
 // JSON gives nothing, and of two members with the same name, the last counts.
 type textReader struct {
-	src    bytes.Reader
-	dec    *jsontext.Decoder
-	arrSrc bytes.Reader
-	arr    *jsontext.Decoder // reads an answer that is an array of strings
+	src bytes.Reader
+	dec *jsontext.Decoder
 	// found holds a response's written answers until the whole of it has been read.
 	found []foundText
 }
@@ -32,7 +30,6 @@ type foundText struct {
 func newTextReader() *textReader {
 	t := &textReader{}
 	t.dec = jsontext.NewDecoder(&t.src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	t.arr = jsontext.NewDecoder(&t.arrSrc, jsontext.AllowInvalidUTF8(true))
 	return t
 }
 
@@ -104,44 +101,45 @@ func (t *textReader) text(options map[string]bool) (string, bool, error) {
 		}
 		return s, !options[s], nil
 	case '[':
-		v, err := t.dec.ReadValue()
-		if err != nil || options == nil {
-			return "", false, err
+		if options != nil {
+			return t.freeText(options)
 		}
-		s, ok := t.freeText(v, options)
-		return s, ok, nil
 	}
 	return "", false, t.dec.SkipValue()
 }
 
-// freeText is the first string of the array v that is not among options, when every element
-// of v is a string (or null, which reads as an empty string).
-func (t *textReader) freeText(v jsontext.Value, options map[string]bool) (string, bool) {
-	t.arrSrc.Reset(v)
-	t.arr.Reset(&t.arrSrc, jsontext.AllowInvalidUTF8(true))
-	if _, err := t.arr.ReadToken(); err != nil {
-		return "", false
+// freeText reads the next value, an array, and returns its first string that is not among
+// options, when every element is a string (or null, which reads as an empty string).
+func (t *textReader) freeText(options map[string]bool) (string, bool, error) {
+	if _, err := t.dec.ReadToken(); err != nil { // [
+		return "", false, err
 	}
 	var (
-		text  string
-		found bool
+		text         string
+		found, other bool
 	)
-	for t.arr.PeekKind() != ']' {
-		tok, err := t.arr.ReadToken()
+	for k := t.dec.PeekKind(); k != ']'; k = t.dec.PeekKind() {
+		if k != '"' && k != 'n' {
+			other = true // an element that is not a string: no free text in this answer
+			if err := t.dec.SkipValue(); err != nil {
+				return "", false, err
+			}
+			continue
+		}
+		tok, err := t.dec.ReadToken()
 		if err != nil {
-			return "", false
+			return "", false, err
 		}
 		var s string
-		switch tok.Kind() {
-		case '"':
+		if k == '"' {
 			s = tok.String()
-		case 'n':
-		default:
-			return "", false
 		}
 		if !found && !options[s] {
 			text, found = s, true
 		}
 	}
-	return text, found
+	if _, err := t.dec.ReadToken(); err != nil { // ]
+		return "", false, err
+	}
+	return text, found && !other, nil
 }

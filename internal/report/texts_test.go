@@ -57,6 +57,8 @@ var textsCases = []string{
 	`{"q_pick":["red","blue"]}`,
 	`{"q_pick":["red",null,"x"]}`,
 	`{"q_pick":["red",3]}`,
+	`{"q_pick":["teal",3]}`,
+	`{"q_pick":["teal",{"x":"y"}],"q_text":"after"}`,
 	`{"q_pick":[["x"]]}`,
 	`{"q_text":["not","a","text"]}`,
 	`{"q_text":null,"q_pick":null}`,
