@@ -17,6 +17,8 @@ import (
 //     patches across processes (without it, a change of another process in between is lost).
 //   - TextReader: responses' short texts apart from their answers, so a summary's cost does not
 //     grow with the answers it does not show.
+//   - PeriodCounter: the counts of many periods in one read, for trends (else one Counts per
+//     period).
 //   - DeliveryWatcher: wakes every process's webhook sender when any schedules a delivery
 //     (else each polls once a second).
 //   - OutboxCounter: the outbox's backlog, for metrics.
@@ -93,4 +95,14 @@ type PoolStats struct {
 // The summary reads the texts it shows this way when the Store has it.
 type TextReader interface {
 	ResponseTexts(ctx context.Context, q ResponseQuery) (page []ResponseTexts, next *Cursor, err error)
+}
+
+// PeriodCounter is an optional interface of a Store that reads the counts of many consecutive
+// periods at once. PeriodCounts returns, for each period [bounds[i], bounds[i+1]), what Counts
+// returns for it (len(bounds)-1 maps, each with a map for every key asked), all read at one
+// point in time; bounds must number at least two and not go back in time, or it returns an
+// error wrapping ErrInvalid. A trend reads its buckets this way: one read of the days the
+// buckets span, where a Counts per bucket would read the store again for each.
+type PeriodCounter interface {
+	PeriodCounts(ctx context.Context, surveyID string, keys []string, bounds []time.Time) ([]map[string]map[int]int64, error)
 }

@@ -120,7 +120,7 @@ func earlier(a, b time.Time) time.Time {
 
 // Trends works out sv's trend over p by interval for the rating questions qs, each bucket from
 // the counts the store keeps on write (store.Counts), so that its cost grows with the buckets,
-// not with the responses.
+// not with the responses. A store.PeriodCounter reads every bucket at once.
 func Trends(ctx context.Context, s store.Store, sv store.Survey, p Period, interval string, qs []*survey.Question) (Trend, error) {
 	buckets, err := Buckets(p, interval)
 	if err != nil {
@@ -130,17 +130,18 @@ func Trends(ctx context.Context, s store.Store, sv store.Survey, p Period, inter
 	for _, q := range qs {
 		keys = append(keys, q.ID)
 	}
+	counts, err := bucketCounts(ctx, s, sv.ID, keys, buckets)
+	if err != nil {
+		return Trend{}, fmt.Errorf("trend of survey %s: %w", sv.ID, err)
+	}
 	out := Trend{Interval: interval, Start: wire.Time(p.Start), End: wire.Time(p.End), Buckets: make([]Bucket, 0, len(buckets))}
-	for _, b := range buckets {
-		counts, err := s.Counts(ctx, sv.ID, keys, b.Start, b.End)
-		if err != nil {
-			return Trend{}, fmt.Errorf("trend of survey %s: %w", sv.ID, err)
-		}
-		bucket := Bucket{Start: wire.Time(b.Start), End: wire.Time(b.End), Views: counts[store.EventsKey][0],
-			Responses: counts[store.FunnelKey][0], Finished: counts[store.FunnelKey][1], Questions: make([]QuestionTrend, 0, len(qs))}
+	for i, b := range buckets {
+		c := counts[i]
+		bucket := Bucket{Start: wire.Time(b.Start), End: wire.Time(b.End), Views: c[store.EventsKey][0],
+			Responses: c[store.FunnelKey][0], Finished: c[store.FunnelKey][1], Questions: make([]QuestionTrend, 0, len(qs))}
 		for _, q := range qs {
 			var sum QuestionSummary
-			rateSummary(&sum, q.Properties.(survey.RatingProperties), counts[q.ID])
+			rateSummary(&sum, q.Properties.(survey.RatingProperties), c[q.ID])
 			var answered int64
 			for _, n := range sum.Counts.N {
 				answered += n
@@ -149,6 +150,27 @@ func Trends(ctx context.Context, s store.Store, sv store.Survey, p Period, inter
 				Average: sum.Average, NPS: sum.NPS, CSAT: sum.CSAT})
 		}
 		out.Buckets = append(out.Buckets, bucket)
+	}
+	return out, nil
+}
+
+// bucketCounts reads the counts of each of the consecutive buckets: at once from a
+// store.PeriodCounter, else one Counts call each.
+func bucketCounts(ctx context.Context, s store.Store, surveyID string, keys []string, buckets []Period) ([]map[string]map[int]int64, error) {
+	if pc, ok := s.(store.PeriodCounter); ok && len(buckets) > 0 {
+		bounds := make([]time.Time, 0, len(buckets)+1)
+		for _, b := range buckets {
+			bounds = append(bounds, b.Start)
+		}
+		return pc.PeriodCounts(ctx, surveyID, keys, append(bounds, buckets[len(buckets)-1].End))
+	}
+	out := make([]map[string]map[int]int64, 0, len(buckets))
+	for _, b := range buckets {
+		c, err := s.Counts(ctx, surveyID, keys, b.Start, b.End)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }

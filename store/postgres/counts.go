@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -98,14 +99,35 @@ var upsertRatings = `WITH
 // folded are added to the rollups'; everything is read in one snapshot (a read-only repeatable
 // read transaction), in which a fold is seen whole or not at all.
 func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+	out, err := s.countPeriods(ctx, surveyID, questionIDs, []int64{sqlrow.MS(from), sqlrow.MS(to)})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+var _ store.PeriodCounter = (*Store)(nil)
+
+// PeriodCounts implements store.PeriodCounter: the periods' counts as Counts reads them, in one
+// snapshot, with the days of all the periods read in one query per key.
+func (s *Store) PeriodCounts(ctx context.Context, surveyID string, questionIDs []string, bounds []time.Time) ([]map[string]map[int]int64, error) {
+	ms, err := sqlrow.PeriodMS(bounds)
+	if err != nil {
+		return nil, fmt.Errorf("period counts: %w", err)
+	}
+	return s.countPeriods(ctx, surveyID, questionIDs, ms)
+}
+
+// countPeriods reads the counts of each period [bounds[i], bounds[i+1]) (in milliseconds).
+func (s *Store) countPeriods(ctx context.Context, surveyID string, questionIDs []string, bounds []int64) ([]map[string]map[int]int64, error) {
 	if err := s.checkOpen("count ratings"); err != nil {
 		return nil, err
 	}
-	var out map[string]map[int]int64
+	var out []map[string]map[int]int64
 	err := s.read(surveyID, func(pool *pgxpool.Pool) error {
 		return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			var err error
-			out, err = s.counts(ctx, tx, surveyID, questionIDs, sqlrow.MS(from), sqlrow.MS(to))
+			out, err = s.counts(ctx, tx, surveyID, questionIDs, bounds)
 			return err
 		})
 	})
@@ -115,7 +137,7 @@ func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []strin
 	return out, nil
 }
 
-func (s *Store) counts(ctx context.Context, tx pgx.Tx, surveyID string, questionIDs []string, from, to int64) (map[string]map[int]int64, error) {
+func (s *Store) counts(ctx context.Context, tx pgx.Tx, surveyID string, questionIDs []string, bounds []int64) ([]map[string]map[int]int64, error) {
 	var unfolded countlog.Unfolded
 	rows, err := tx.Query(ctx, `SELECT changes FROM count_log WHERE survey_id = $1`, surveyID)
 	if err != nil {
@@ -145,10 +167,9 @@ func (s *Store) counts(ctx context.Context, tx pgx.Tx, surveyID string, question
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]map[int]int64, len(questionIDs))
-	for _, qid := range questionIDs {
-		counts := make(map[int]int64)
-		out[qid] = counts
+	out, keys := sqlrow.NewPeriodCounts(len(bounds)-1, questionIDs)
+	each := make([]map[int]int64, len(bounds)-1)
+	for _, qid := range keys {
 		first, last := first, last
 		if qid == store.EventsKey {
 			first, last = firstEvent, lastEvent
@@ -156,13 +177,18 @@ func (s *Store) counts(ctx context.Context, tx pgx.Tx, surveyID string, question
 		if first == nil {
 			continue // nothing to count
 		}
-		src := unfolded.Source(ratingSource{s, tx, surveyID, qid}, qid)
-		if err := rollup.Count(ctx, src, counts, from, to, *first, *last); err != nil {
+		for i := range each {
+			each[i] = out[i][qid]
+		}
+		wrap := func(src rollup.Source) rollup.Source { return unfolded.Source(src, qid) }
+		if err := rollup.CountEach(ctx, ratingSource{s, tx, surveyID, qid}, wrap, each, bounds, *first, *last); err != nil {
 			return nil, err
 		}
-		for k, n := range counts {
-			if n == 0 {
-				delete(counts, k)
+		for _, counts := range each {
+			for k, n := range counts {
+				if n == 0 {
+					delete(counts, k)
+				}
 			}
 		}
 	}
@@ -184,6 +210,36 @@ func (r ratingSource) Totals(ctx context.Context, counts map[int]int64, sign int
 func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign int64, level int, first, end int64) error {
 	return addCounts(ctx, r.tx, counts, sign, `SELECT score, SUM(n) FROM `+rollupTables[level]+`
 		WHERE survey_id = $1 AND question_id = $2 AND bucket >= $3 AND bucket < $4 GROUP BY score`, r.surveyID, r.qid, first, end)
+}
+
+// DaySpans implements rollup.SpanReader: the spans, sent as two arrays, joined with the day
+// rollup, each span's days found through its index.
+func (r ratingSource) DaySpans(ctx context.Context, spans []rollup.Span, add func(span int, score int, n int64)) error {
+	firsts, ends := make([]int64, len(spans)), make([]int64, len(spans))
+	for i, sp := range spans {
+		firsts[i], ends[i] = sp.First, sp.End
+	}
+	// Summed in a LATERAL subquery, each span reads its own days through the key; as a join,
+	// the planner may read every day of the question and match each with every span.
+	rows, err := r.tx.Query(ctx, `SELECT s.i - 1, d.score, d.n
+		FROM unnest($3::bigint[], $4::bigint[]) WITH ORDINALITY AS s (first, "end", i)
+		CROSS JOIN LATERAL (SELECT score, SUM(n)::bigint AS n FROM rating_days
+			WHERE survey_id = $1 AND question_id = $2 AND bucket >= s.first AND bucket < s."end" GROUP BY score) AS d`,
+		r.surveyID, r.qid, firsts, ends)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int64
+		var score int
+		var n int64
+		if err := rows.Scan(&i, &score, &n); err != nil {
+			return err
+		}
+		add(int(i), score, n)
+	}
+	return rows.Err()
 }
 
 func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +24,27 @@ import (
 // yet folded are added to what the rollups hold; everything is read in one transaction, so a
 // fold running meanwhile is seen whole or not at all.
 func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []string, from, to time.Time) (map[string]map[int]int64, error) {
+	out, err := s.countPeriods(ctx, surveyID, questionIDs, []int64{sqlrow.MS(from), sqlrow.MS(to)})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+var _ store.PeriodCounter = (*Store)(nil)
+
+// PeriodCounts implements store.PeriodCounter: the periods' counts as Counts reads them, in one
+// transaction, with the days of all the periods read in one query per key.
+func (s *Store) PeriodCounts(ctx context.Context, surveyID string, questionIDs []string, bounds []time.Time) ([]map[string]map[int]int64, error) {
+	ms, err := sqlrow.PeriodMS(bounds)
+	if err != nil {
+		return nil, fmt.Errorf("period counts: %w", err)
+	}
+	return s.countPeriods(ctx, surveyID, questionIDs, ms)
+}
+
+// countPeriods reads the counts of each period [bounds[i], bounds[i+1]) (in milliseconds).
+func (s *Store) countPeriods(ctx context.Context, surveyID string, questionIDs []string, bounds []int64) ([]map[string]map[int]int64, error) {
 	if err := s.checkOpen("count ratings"); err != nil {
 		return nil, err
 	}
@@ -36,28 +59,30 @@ func (s *Store) Counts(ctx context.Context, surveyID string, questionIDs []strin
 	}
 	// The survey's first and last response bound every question's counts (its first and last
 	// event, the event counts): read once a table for all the keys asked.
-	bounds := map[string][2]sql.NullInt64{}
-	out := make(map[string]map[int]int64, len(questionIDs))
-	for _, qid := range questionIDs {
-		counts := make(map[int]int64)
-		out[qid] = counts
+	bounded := map[string][2]sql.NullInt64{}
+	out, keys := sqlrow.NewPeriodCounts(len(bounds)-1, questionIDs)
+	each := make([]map[int]int64, len(bounds)-1)
+	for _, qid := range keys {
 		table := "responses"
 		if qid == store.EventsKey {
 			table = "events"
 		}
-		b, ok := bounds[table]
+		b, ok := bounded[table]
 		if !ok {
 			var err error
 			if b, err = s.bounds(ctx, tx, table, surveyID); err != nil {
 				return nil, err
 			}
-			bounds[table] = b
+			bounded[table] = b
 		}
 		if !b[0].Valid {
 			continue // nothing to count
 		}
-		src := unfolded.Source(ratingSource{s, tx, surveyID, qid}, qid)
-		if err := rollup.Count(ctx, src, counts, sqlrow.MS(from), sqlrow.MS(to), b[0].Int64, b[1].Int64); err != nil {
+		for i := range each {
+			each[i] = out[i][qid]
+		}
+		wrap := func(src rollup.Source) rollup.Source { return unfolded.Source(src, qid) }
+		if err := rollup.CountEach(ctx, ratingSource{s, tx, surveyID, qid}, wrap, each, bounds, b[0].Int64, b[1].Int64); err != nil {
 			return nil, err
 		}
 	}
@@ -111,6 +136,47 @@ func (r ratingSource) Buckets(ctx context.Context, counts map[int]int64, sign in
 	t := rollups[level]
 	return r.s.addCounts(ctx, r.tx, counts, sign, `SELECT score, SUM(n) FROM `+t.table+` WHERE survey_id = +? AND question_id = +?
 		AND `+t.column+` >= ? AND `+t.column+` < ? GROUP BY score`, r.surveyID, r.qid, first, end)
+}
+
+// DaySpans implements rollup.SpanReader: the spans, sent as a JSON array of [first, end]
+// pairs, joined with the day rollup, each span's days found through its index.
+func (r ratingSource) DaySpans(ctx context.Context, spans []rollup.Span, add func(span int, score int, n int64)) error {
+	rows, err := r.tx.QueryContext(ctx, daySpansQuery, spanJSON(spans), r.surveyID, r.qid)
+	if err != nil {
+		return r.s.mapErr(err, "rating counts")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i, score int
+		var n int64
+		if err := rows.Scan(&i, &score, &n); err != nil {
+			return r.s.mapErr(err, "rating counts")
+		}
+		add(i, score, n)
+	}
+	return r.s.mapErr(rows.Err(), "rating counts")
+}
+
+// daySpansQuery sums the day rollup's counts of a question (?2, ?3) by score in each span of
+// ?1 (see spanJSON). The CROSS JOIN keeps the spans outside: SQLite would otherwise read every
+// day of the question and scan the spans for each.
+const daySpansQuery = `WITH spans (i, first, end) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(?1))
+	SELECT spans.i, d.score, SUM(d.n) FROM spans CROSS JOIN rating_days AS d
+		ON d.survey_id = +?2 AND d.question_id = +?3 AND d.day >= spans.first AND d.day < spans.end
+	GROUP BY spans.i, d.score`
+
+// spanJSON is spans as a JSON array of [first, end] pairs.
+func spanJSON(spans []rollup.Span) string {
+	b := make([]byte, 0, 2+len(spans)*24)
+	b = append(b, '[')
+	for i, sp := range spans {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(strconv.AppendInt(append(b, '['), sp.First, 10), ',')
+		b = append(strconv.AppendInt(b, sp.End, 10), ']')
+	}
+	return string(append(b, ']'))
 }
 
 func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign int64, lo, hi int64) error {

@@ -1,8 +1,10 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -139,33 +141,37 @@ func testCounts(t *testing.T, s store.Store) {
 	})
 }
 
-// testCountsAnyRange puts responses dense in some hours and minutes and sparse in others,
-// over three days, and checks the counts of many ranges, on bucket boundaries and between them,
-// against counts made here from the responses put.
-func testCountsAnyRange(t *testing.T, s store.Store) {
-	ctx := t.Context()
+// anyRange is what testCountsAnyRange and testPeriodCounts put and count: responses dense in
+// some hours and minutes and sparse in others, over three days from midnight.
+type anyRange struct {
+	sv       store.Survey
+	rng      *rand.Rand
+	midnight time.Time
+	ratings  []anyRating
+}
+
+type anyRating struct {
+	at               time.Time
+	nps, stars       int
+	hasNPS, hasStars bool
+}
+
+func putAnyRange(t *testing.T, s store.Store) *anyRange {
 	mustTeam(t, s, "a")
-	sv := mustSurvey(t, s, newSurvey("a", t0))
-	rng := rand.New(rand.NewPCG(1, 2)) // fixed: a failure must repeat
-	midnight := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
-	type rating struct {
-		at               time.Time
-		nps, stars       int
-		hasNPS, hasStars bool
-	}
-	var ratings []rating
+	a := &anyRange{sv: mustSurvey(t, s, newSurvey("a", t0)), rng: rand.New(rand.NewPCG(1, 2)), // fixed: a failure must repeat
+		midnight: time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)}
 	for range 400 {
 		var at time.Time
-		switch rng.IntN(3) {
+		switch a.rng.IntN(3) {
 		case 0: // anywhere in three days
-			at = midnight.Add(time.Duration(rng.Int64N(int64(72 * time.Hour))))
+			at = a.midnight.Add(time.Duration(a.rng.Int64N(int64(72 * time.Hour))))
 		case 1: // dense: in the hour from 13:00 on the second day
-			at = midnight.Add(37*time.Hour + time.Duration(rng.Int64N(int64(time.Hour))))
+			at = a.midnight.Add(37*time.Hour + time.Duration(a.rng.Int64N(int64(time.Hour))))
 		default: // dense: in the minute from 13:07 on the second day
-			at = midnight.Add(37*time.Hour + 7*time.Minute + time.Duration(rng.Int64N(int64(time.Minute))))
+			at = a.midnight.Add(37*time.Hour + 7*time.Minute + time.Duration(a.rng.Int64N(int64(time.Minute))))
 		}
 		at = at.Truncate(time.Millisecond)
-		r := rating{at: at, nps: rng.IntN(11), stars: 1 + rng.IntN(5), hasNPS: rng.IntN(5) > 0, hasStars: rng.IntN(5) > 0}
+		r := anyRating{at: at, nps: a.rng.IntN(11), stars: 1 + a.rng.IntN(5), hasNPS: a.rng.IntN(5) > 0, hasStars: a.rng.IntN(5) > 0}
 		data := survey.Answers{}
 		if r.hasNPS {
 			data["nps"] = survey.Number(r.nps)
@@ -173,50 +179,101 @@ func testCountsAnyRange(t *testing.T, s store.Store) {
 		if r.hasStars {
 			data["stars"] = survey.Number(r.stars)
 		}
-		put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "r", Data: data, At: at})
-		ratings = append(ratings, r)
+		put(t, s, store.ResponseWrite{SurveyID: a.sv.ID, ID: ids.New(), Respondent: "r", Data: data, At: at})
+		a.ratings = append(a.ratings, r)
 	}
-	// Ranges: any two instants from a day before to a day after, each on a day, hour or
-	// minute boundary or not.
-	instant := func() time.Time {
-		at := midnight.Add(-24*time.Hour + time.Duration(rng.Int64N(int64(5*24*time.Hour))))
-		switch rng.IntN(4) {
-		case 0:
-			return at.Truncate(24 * time.Hour)
-		case 1:
-			return at.Truncate(time.Hour)
-		case 2:
-			return at.Truncate(time.Minute)
+	return a
+}
+
+// instant is any instant from a day before the responses to a day after, on a day, hour or
+// minute boundary or not.
+func (a *anyRange) instant() time.Time {
+	at := a.midnight.Add(-24*time.Hour + time.Duration(a.rng.Int64N(int64(5*24*time.Hour))))
+	switch a.rng.IntN(4) {
+	case 0:
+		return at.Truncate(24 * time.Hour)
+	case 1:
+		return at.Truncate(time.Hour)
+	case 2:
+		return at.Truncate(time.Minute)
+	}
+	return at.Truncate(time.Millisecond)
+}
+
+// counts counts the ratings put in [from, to) here.
+func (a *anyRange) counts(from, to time.Time) map[string]map[int]int64 {
+	want := map[string]map[int]int64{"nps": {}, "stars": {}}
+	for _, r := range a.ratings {
+		if r.at.Before(from) || !r.at.Before(to) {
+			continue
 		}
-		return at.Truncate(time.Millisecond)
+		if r.hasNPS {
+			want["nps"][r.nps]++
+		}
+		if r.hasStars {
+			want["stars"][r.stars]++
+		}
 	}
+	return want
+}
+
+// testCountsAnyRange checks the counts of many ranges, on bucket boundaries and between them,
+// against counts made here from the responses put.
+func testCountsAnyRange(t *testing.T, s store.Store) {
+	a := putAnyRange(t, s)
 	for i := range 150 {
-		from, to := instant(), instant()
+		from, to := a.instant(), a.instant()
 		if i%10 == 0 { // some ranges inside the dense hour, where a bucket's edges matter most
-			from = midnight.Add(37*time.Hour + time.Duration(rng.Int64N(int64(time.Hour)))).Truncate(time.Millisecond)
-			to = from.Add(time.Duration(rng.Int64N(int64(time.Hour)))).Truncate(time.Millisecond)
+			from = a.midnight.Add(37*time.Hour + time.Duration(a.rng.Int64N(int64(time.Hour)))).Truncate(time.Millisecond)
+			to = from.Add(time.Duration(a.rng.Int64N(int64(time.Hour)))).Truncate(time.Millisecond)
 		}
 		if to.Before(from) {
 			from, to = to, from
 		}
-		want := map[string]map[int]int64{"nps": {}, "stars": {}}
-		for _, r := range ratings {
-			if r.at.Before(from) || !r.at.Before(to) {
-				continue
-			}
-			if r.hasNPS {
-				want["nps"][r.nps]++
-			}
-			if r.hasStars {
-				want["stars"][r.stars]++
-			}
-		}
-		got, err := s.Counts(ctx, sv.ID, []string{"nps", "stars"}, from, to)
+		got, err := s.Counts(t.Context(), a.sv.ID, []string{"nps", "stars"}, from, to)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(a.counts(from, to), got); diff != "" {
 			t.Fatalf("Counts from %s to %s (-counted here +store):\n%s", from.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano), diff)
+		}
+	}
+}
+
+// testPeriodCounts checks store.PeriodCounter, for a Store that has it: the counts of runs of
+// consecutive periods, on bucket boundaries and between them, against counts made here, and
+// bounds that go back in time refused.
+func testPeriodCounts(t *testing.T, s store.Store) {
+	pc := optional[store.PeriodCounter](t, s, "store.PeriodCounter")
+	a := putAnyRange(t, s)
+	for i := range 60 {
+		bounds := make([]time.Time, 2+i%12)
+		for j := range bounds {
+			bounds[j] = a.instant()
+		}
+		if i%5 == 0 { // whole days, as a trend's buckets are
+			for j := range bounds {
+				bounds[j] = a.midnight.Add(time.Duration(j-1) * 24 * time.Hour)
+			}
+		}
+		slices.SortFunc(bounds, time.Time.Compare)
+		got, err := pc.PeriodCounts(t.Context(), a.sv.ID, []string{"nps", "stars", "nps"}, bounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(bounds)-1 {
+			t.Fatalf("PeriodCounts of %d bounds returned %d periods, want %d", len(bounds), len(got), len(bounds)-1)
+		}
+		for j := range got {
+			if diff := cmp.Diff(a.counts(bounds[j], bounds[j+1]), got[j]); diff != "" {
+				t.Fatalf("PeriodCounts, period %d from %s to %s (-counted here +store):\n%s", j,
+					bounds[j].Format(time.RFC3339Nano), bounds[j+1].Format(time.RFC3339Nano), diff)
+			}
+		}
+	}
+	for _, bounds := range [][]time.Time{nil, {t0}, {t0, t0.Add(-time.Millisecond)}} {
+		if _, err := pc.PeriodCounts(t.Context(), a.sv.ID, []string{"nps"}, bounds); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("PeriodCounts with bounds %v: %v, want store.ErrInvalid", bounds, err)
 		}
 	}
 }

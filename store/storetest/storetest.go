@@ -39,6 +39,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"EventsHistoryStats", testEventsHistoryStats},
 		{"Counts", testCounts},
 		{"CountsAnyRange", testCountsAnyRange},
+		{"PeriodCounts", testPeriodCounts},
 		{"AnswerCounts", testAnswerCounts},
 		{"CountsThroughBurst", testCountsThroughBurst},
 		{"Import", testImport},
