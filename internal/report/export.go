@@ -77,9 +77,10 @@ func Export(ctx context.Context, s store.Store, sv store.Survey, q store.Respons
 	if out == nil {
 		return nil
 	}
+	m := f.matcher()
 	for {
 		for _, resp := range page {
-			if !f.Match(resp) {
+			if !m.Match(resp) {
 				continue
 			}
 			if err := out.Write(resp); err != nil {

@@ -155,8 +155,12 @@ func (f Filter) Empty() bool {
 	return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil && len(f.language) == 0
 }
 
-// Match reports whether the response passes every condition of the filter.
-func (f Filter) Match(r store.Response) bool {
+// Match reports whether the response passes every condition of the filter. To test many
+// responses, a matcher reuses its decoder.
+func (f Filter) Match(r store.Response) bool { return f.matcher().Match(r) }
+
+// matchOthers reports whether r passes the filter's terms other than its answers'.
+func (f Filter) matchOthers(r store.Response) bool {
 	if f.finished != nil && r.Finished != *f.finished {
 		return false
 	}
@@ -172,16 +176,6 @@ func (f Filter) Match(r store.Response) bool {
 			if v, ok := meta[k]; !ok || !slices.Contains(vs, v) {
 				return false
 			}
-		}
-	}
-	if len(f.answers) == 0 {
-		return true
-	}
-	var answers map[string]json.RawMessage
-	_ = json.Unmarshal(r.Data, &answers)
-	for id, af := range f.answers {
-		if !af.match(answers[id]) {
-			return false
 		}
 	}
 	return true
@@ -229,13 +223,14 @@ func FilteredResponses(ctx context.Context, s store.Store, q store.ResponseQuery
 		out  []store.Response
 		size int
 	)
+	m := f.matcher()
 	for {
 		page, next, err := s.Responses(ctx, q)
 		if err != nil {
 			return nil, nil, fmt.Errorf("filtered responses: %w", err)
 		}
 		for _, r := range page {
-			if !f.Match(r) {
+			if !m.Match(r) {
 				continue
 			}
 			full := len(out) == q.Limit || (q.MaxBytes > 0 && len(out) > 0 && size+len(r.Data)+len(r.Metadata) > q.MaxBytes)

@@ -42,13 +42,14 @@ func (fs *filteredStore) each(ctx context.Context, surveyID string, from, to tim
 // a page at a time (exportPage responses, of at most maxPageBytes of answers).
 func eachMatch(ctx context.Context, s store.Store, q store.ResponseQuery, f Filter, maxPageBytes int, fn func(r store.Response) error) error {
 	q.Limit, q.Oldest, q.MaxBytes = exportPage, true, maxPageBytes
+	m := f.matcher()
 	for {
 		page, next, err := s.Responses(ctx, q)
 		if err != nil {
 			return err
 		}
 		for _, r := range page {
-			if !f.Match(r) {
+			if !m.Match(r) {
 				continue
 			}
 			if err := fn(r); err != nil {
