@@ -155,10 +155,6 @@ func (f Filter) Empty() bool {
 	return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil && len(f.language) == 0
 }
 
-// Match reports whether the response passes every condition of the filter. To test many
-// responses, a matcher reuses its decoder.
-func (f Filter) Match(r store.Response) bool { return f.matcher().Match(r) }
-
 // matchOthers reports whether r passes the filter's terms other than its answers'.
 func (f Filter) matchOthers(r store.Response) bool {
 	if f.finished != nil && r.Finished != *f.finished {

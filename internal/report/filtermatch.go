@@ -27,11 +27,12 @@ type matcher struct {
 	passed map[string]bool
 }
 
+// matcher returns a matcher of f, to test responses one after the other.
 func (f Filter) matcher() *matcher {
 	return &matcher{f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil)), passed: make(map[string]bool, len(f.answers))}
 }
 
-// Match reports whether the filter picks r.
+// Match reports whether the filter picks r: it passes every condition of the filter.
 func (m *matcher) Match(r store.Response) bool {
 	if !m.f.matchOthers(r) {
 		return false
