@@ -1,11 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -20,8 +16,7 @@ import (
 // reused from one response to the next, so a matcher serves one goroutine.
 type matcher struct {
 	f   Filter
-	src bytes.Reader
-	dec *jsontext.Decoder
+	obj objectReader
 	// passed tells, for each question the filter names, whether the response's answer (its
 	// last member of that name so far) passes.
 	passed map[string]bool
@@ -29,7 +24,7 @@ type matcher struct {
 
 // matcher returns a matcher of f, to test responses one after the other.
 func (f Filter) matcher() *matcher {
-	return &matcher{f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil)), passed: make(map[string]bool, len(f.answers))}
+	return &matcher{f: f, passed: make(map[string]bool, len(f.answers))}
 }
 
 // Match reports whether the filter picks r: it passes every condition of the filter.
@@ -55,33 +50,15 @@ func (m *matcher) Match(r store.Response) bool {
 // names passes; it reports false for data that is not a JSON object and nothing else.
 func (m *matcher) read(data []byte) bool {
 	clear(m.passed)
-	m.src.Reset(data)
-	m.dec.Reset(&m.src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := m.dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return false
-	}
-	for m.dec.PeekKind() == '"' {
-		name, err := m.dec.ReadToken()
-		if err != nil {
-			return false
-		}
-		id := name.String() // before the next read, which ends the token's validity
+	return m.obj.each(data, func(id string) error {
 		af, ok := m.f.answers[id]
 		if !ok {
-			if m.dec.SkipValue() != nil {
-				return false
-			}
-			continue
+			return m.obj.dec.SkipValue()
 		}
-		v, err := m.dec.ReadValue()
-		if err != nil {
-			return false
+		v, err := m.obj.dec.ReadValue()
+		if err == nil {
+			m.passed[id] = af.match(json.RawMessage(v)) // v is valid until the next read
 		}
-		m.passed[id] = af.match(json.RawMessage(v)) // the value, too, is valid until the next read
-	}
-	if tok, err := m.dec.ReadToken(); err != nil || tok.Kind() != '}' {
-		return false
-	}
-	_, err := m.dec.ReadToken()
-	return err == io.EOF
+		return err
+	})
 }

@@ -1,12 +1,5 @@
 package report
 
-import (
-	"bytes"
-	"io"
-
-	"github.com/go-json-experiment/json/jsontext"
-)
-
 // textReader finds the written answers in responses' texts (store.ResponseTexts), reading each
 // as a stream of tokens. A summary reads up to latestScan responses a period for them:
 // decoding each into a map of raw values with encoding/json cost nine-tenths of the summary of
@@ -16,8 +9,7 @@ import (
 // It reads as encoding/json's Unmarshal into a map[string]json.RawMessage would: invalid
 // JSON gives nothing, and of two members with the same name, the last counts.
 type textReader struct {
-	src bytes.Reader
-	dec *jsontext.Decoder
+	obj objectReader
 	// found holds a response's written answers until the whole of it has been read.
 	found []foundText
 }
@@ -27,48 +19,26 @@ type foundText struct {
 	text string
 }
 
-func newTextReader() *textReader {
-	t := &textReader{}
-	t.dec = jsontext.NewDecoder(&t.src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	return t
-}
+func newTextReader() *textReader { return &textReader{} }
 
 // written returns the written answers in texts, a JSON object of answers by question id, to
 // the questions open holds (each with its options, nil for an open-ended question), in the
 // order they come. The result is valid until the next call.
 func (t *textReader) written(texts []byte, open map[string]map[string]bool) []foundText {
 	t.found = t.found[:0]
-	t.src.Reset(texts)
-	t.dec.Reset(&t.src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := t.dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil
-	}
-	for t.dec.PeekKind() == '"' {
-		name, err := t.dec.ReadToken()
-		if err != nil {
-			return nil
-		}
-		id := name.String()
+	ok := t.obj.each(texts, func(id string) error {
 		options, ok := open[id]
 		if !ok {
-			if t.dec.SkipValue() != nil {
-				return nil
-			}
-			continue
+			return t.obj.dec.SkipValue()
 		}
 		t.drop(id) // the last of duplicate members counts
 		text, ok, err := t.text(options)
-		if err != nil {
-			return nil
-		}
 		if ok {
 			t.found = append(t.found, foundText{id, text})
 		}
-	}
-	if tok, err := t.dec.ReadToken(); err != nil || tok.Kind() != '}' {
-		return nil
-	}
-	if _, err := t.dec.ReadToken(); err != io.EOF {
+		return err
+	})
+	if !ok {
 		return nil
 	}
 	return t.found
@@ -89,9 +59,9 @@ func (t *textReader) drop(id string) {
 // of a select question, one that is not among its options. A null reads as an empty string,
 // as encoding/json reads it. The error is the decoder's: the texts are not valid JSON.
 func (t *textReader) text(options map[string]bool) (string, bool, error) {
-	switch t.dec.PeekKind() {
+	switch t.obj.dec.PeekKind() {
 	case '"', 'n':
-		tok, err := t.dec.ReadToken()
+		tok, err := t.obj.dec.ReadToken()
 		if err != nil {
 			return "", false, err
 		}
@@ -105,28 +75,28 @@ func (t *textReader) text(options map[string]bool) (string, bool, error) {
 			return t.freeText(options)
 		}
 	}
-	return "", false, t.dec.SkipValue()
+	return "", false, t.obj.dec.SkipValue()
 }
 
 // freeText reads the next value, an array, and returns its first string that is not among
 // options, when every element is a string (or null, which reads as an empty string).
 func (t *textReader) freeText(options map[string]bool) (string, bool, error) {
-	if _, err := t.dec.ReadToken(); err != nil { // [
+	if _, err := t.obj.dec.ReadToken(); err != nil { // [
 		return "", false, err
 	}
 	var (
 		text         string
 		found, other bool
 	)
-	for k := t.dec.PeekKind(); k != ']'; k = t.dec.PeekKind() {
+	for k := t.obj.dec.PeekKind(); k != ']'; k = t.obj.dec.PeekKind() {
 		if k != '"' && k != 'n' {
 			other = true // an element that is not a string: no free text in this answer
-			if err := t.dec.SkipValue(); err != nil {
+			if err := t.obj.dec.SkipValue(); err != nil {
 				return "", false, err
 			}
 			continue
 		}
-		tok, err := t.dec.ReadToken()
+		tok, err := t.obj.dec.ReadToken()
 		if err != nil {
 			return "", false, err
 		}
@@ -138,7 +108,7 @@ func (t *textReader) freeText(options map[string]bool) (string, bool, error) {
 			text, found = s, true
 		}
 	}
-	if _, err := t.dec.ReadToken(); err != nil { // ]
+	if _, err := t.obj.dec.ReadToken(); err != nil { // ]
 		return "", false, err
 	}
 	return text, found && !other, nil
