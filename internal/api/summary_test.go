@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -264,5 +265,71 @@ func BenchmarkSummaryBesideScreenshots(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		wantStatus(b, e.protected("/v1/protected/surveys/"+e.survA.ID+"/summary?timeRange=last-7-days"), 200, "")
+	}
+}
+
+// TestSummaryLatestAnswersFiltered: a filtered summary shows the newest texts of the responses
+// the filter picks, among the newest 200 of those (not of all the period's responses), as the
+// unfiltered one does among all.
+func TestSummaryLatestAnswersFiltered(t *testing.T) {
+	e := setup(t)
+	put := func(data string) {
+		t.Helper()
+		id := e.ids.New()
+		e.putResponse(e.survA.ID, id, "r-"+id, data)
+		e.clock.Advance(time.Second)
+	}
+	latest := func() []string {
+		t.Helper()
+		rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary?answer.nps.min=9")
+		wantStatus(t, rec, 200, "")
+		var got struct {
+			Data struct {
+				Current struct {
+					Questions []struct {
+						QuestionID string
+						Latest     []struct{ Text string }
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		texts := []string{}
+		for _, q := range got.Data.Current.Questions {
+			if q.QuestionID == "comments" {
+				for _, a := range q.Latest {
+					texts = append(texts, a.Text)
+				}
+			}
+		}
+		return texts
+	}
+
+	put(`{"nps":9,"comments":"too old to be read"}`)
+	for i := range 200 { // 200 picked after it, and as many the filter leaves out, with texts
+		put(`{"nps":10}`)
+		put(`{"nps":3,"comments":"not picked ` + strconv.Itoa(i) + `"}`)
+	}
+	if diff := cmp.Diff([]string{}, latest()); diff != "" {
+		t.Errorf("latest answers, the one picked 201st newest (-want +got):\n%s", diff)
+	}
+	put(`{"nps":9,"comments":"first"}`)
+	put(`{"nps":2,"comments":"left out"}`)
+	put(`{"nps":10,"comments":"second"}`)
+	for range 150 {
+		put(`{"nps":9}`)
+		put(`{"nps":1,"comments":"left out"}`)
+	}
+	if diff := cmp.Diff([]string{"second", "first"}, latest()); diff != "" {
+		t.Errorf("latest answers behind 150 picked without one (-want +got):\n%s", diff)
+	}
+	for _, text := range []string{"third", "fourth", "fifth", "sixth"} {
+		put(`{"nps":10,"comments":"` + text + `"}`)
+	}
+	put(`{"nps":0,"comments":"newest, left out"}`)
+	if diff := cmp.Diff([]string{"sixth", "fifth", "fourth"}, latest()); diff != "" {
+		t.Errorf("latest answers (-want +got):\n%s", diff)
 	}
 }

@@ -78,14 +78,24 @@ const maxFilteredRespondents = 100_000
 // Counts implements store.Store: the counts of the responses picked, and the events' from the
 // store.
 func (fs *filteredStore) Counts(ctx context.Context, surveyID string, keys []string, from, to time.Time) (map[string]map[int]int64, error) {
+	counts, _, err := fs.count(ctx, surveyID, keys, from, to, 0)
+	return counts, err
+}
+
+// count returns Counts' counts and, newest first, the texts (store.SummaryTexts) of the newest
+// keep responses it counted, as ResponseTexts would read them: the period's responses are read
+// oldest first, and the newest keep are kept in a ring.
+func (fs *filteredStore) count(ctx context.Context, surveyID string, keys []string, from, to time.Time, keep int) (map[string]map[int]int64, []store.ResponseTexts, error) {
 	out := map[string]map[int]int64{}
 	if slices.Contains(keys, store.EventsKey) {
 		events, err := fs.Store.Counts(ctx, surveyID, []string{store.EventsKey}, from, to)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out[store.EventsKey] = events[store.EventsKey]
 	}
+	ring := make([]store.ResponseTexts, 0, keep)
+	n := 0
 	err := fs.each(ctx, surveyID, from, to, func(r store.Response) error {
 		a, err := answers(r)
 		if err != nil {
@@ -100,9 +110,25 @@ func (fs *filteredStore) Counts(ctx context.Context, surveyID string, keys []str
 			}
 			out[c.Key][c.N]++
 		}
+		if keep > 0 {
+			t := store.ResponseTexts{ID: r.ID, CreatedAt: r.CreatedAt, Texts: store.SummaryTexts(a)}
+			if len(ring) < keep {
+				ring = append(ring, t)
+			} else {
+				ring[n%keep] = t
+			}
+			n++
+		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, nil, err
+	}
+	newest := make([]store.ResponseTexts, len(ring))
+	for i := range newest {
+		newest[i] = ring[(n-1-i)%keep]
+	}
+	return out, newest, nil
 }
 
 // ResponseTexts implements store.TextReader over the responses picked.

@@ -92,17 +92,13 @@ func Summary(ctx context.Context, s store.Store, sv store.Survey, p Period, maxP
 			keys = append(keys, store.OptionKey(sv.Questions[i].ID))
 		}
 	}
-	counts, err := s.Counts(ctx, sv.ID, keys, p.Start, p.End)
+	counts, latest, err := countsAndLatest(ctx, s, sv, keys, p, maxPageBytes)
 	if err != nil {
 		return SummaryPeriod{}, err
 	}
 	out := SummaryPeriod{Start: wire.Time(p.Start), End: wire.Time(p.End), Questions: make([]QuestionSummary, 0, len(sv.Questions)),
 		Funnel: Funnel{Views: counts[store.EventsKey][0], Dismissals: counts[store.EventsKey][1],
 			Started: counts[store.FunnelKey][0], Finished: counts[store.FunnelKey][1]}}
-	latest, err := latestTexts(ctx, s, sv, p, maxPageBytes)
-	if err != nil {
-		return SummaryPeriod{}, err
-	}
 	for i := range sv.Questions {
 		q := &sv.Questions[i]
 		qs := QuestionSummary{QuestionID: q.ID, Title: q.Title, Type: q.Type(), Position: q.Position,
@@ -215,35 +211,63 @@ func textsOf(q *survey.Question) (options map[string]bool, ok bool) {
 	return options, true
 }
 
-// latestTexts finds the newest texts written for each question that takes them among the
-// period's newest responses (at most latestScan of them).
-func latestTexts(ctx context.Context, s store.Store, sv store.Survey, p Period, maxPageBytes int) (map[string][]LatestAnswer, error) {
+// countsAndLatest reads what a summary shows of p: the counts of keys, and the newest texts
+// (latestTexts). A filtered store works both out from the responses it picks, which it then
+// reads once for both: read apart, the texts' read went through the period's responses a
+// second time, newest first, when the filter picks few of them (half a filtered summary's
+// CPU).
+func countsAndLatest(ctx context.Context, s store.Store, sv store.Survey, keys []string, p Period, maxPageBytes int) (map[string]map[int]int64, map[string][]LatestAnswer, error) {
+	open := textQuestions(sv)
+	if fs, ok := s.(*filteredStore); ok {
+		keep := 0
+		if len(open) > 0 {
+			keep = latestScan
+		}
+		counts, newest, err := fs.count(ctx, sv.ID, keys, p.Start, p.End, keep)
+		if err != nil {
+			return nil, nil, err
+		}
+		latest := map[string][]LatestAnswer{}
+		pickLatest(latest, newTextReader(), newest, open)
+		return counts, latest, nil
+	}
+	counts, err := s.Counts(ctx, sv.ID, keys, p.Start, p.End)
+	if err != nil {
+		return nil, nil, err
+	}
+	latest, err := latestTexts(ctx, s, sv.ID, open, p, maxPageBytes)
+	return counts, latest, err
+}
+
+// textQuestions maps the id of each of sv's questions that take texts to its options (nil for
+// an open-ended question), as textsOf gives them.
+func textQuestions(sv store.Survey) map[string]map[string]bool {
 	open := map[string]map[string]bool{}
 	for i := range sv.Questions {
 		if options, ok := textsOf(&sv.Questions[i]); ok {
 			open[sv.Questions[i].ID] = options
 		}
 	}
+	return open
+}
+
+// latestTexts finds the newest texts written for each question of open (textQuestions) among
+// the period's newest responses (at most latestScan of them).
+func latestTexts(ctx context.Context, s store.Store, surveyID string, open map[string]map[string]bool, p Period, maxPageBytes int) (map[string][]LatestAnswer, error) {
 	out := map[string][]LatestAnswer{}
 	if len(open) == 0 || !p.End.After(p.Start) {
 		return out, nil
 	}
 	// A short first page, since the newest few responses usually hold the answers; then pages
 	// of 100 up to latestScan.
-	q := store.ResponseQuery{SurveyID: sv.ID, After: p.Start, Before: p.End.Add(-1), Limit: 8 * latestAnswers, MaxBytes: maxPageBytes}
+	q := store.ResponseQuery{SurveyID: surveyID, After: p.Start, Before: p.End.Add(-1), Limit: 8 * latestAnswers, MaxBytes: maxPageBytes}
 	tr := newTextReader()
 	for scanned := 0; scanned < latestScan; q.Limit = min(100, latestScan-scanned) {
 		page, next, err := textsPage(ctx, s, q)
 		if err != nil {
 			return nil, err
 		}
-		for _, resp := range page {
-			for _, f := range tr.written(resp.Texts, open) {
-				if len(out[f.id]) < latestAnswers {
-					out[f.id] = append(out[f.id], LatestAnswer{resp.ID, f.text, wire.Time(resp.CreatedAt)})
-				}
-			}
-		}
+		pickLatest(out, tr, page, open)
 		scanned += len(page)
 		if next == nil || len(page) == 0 || haveAll(out, open) {
 			break
@@ -251,6 +275,18 @@ func latestTexts(ctx context.Context, s store.Store, sv store.Survey, p Period, 
 		q.Cursor = next
 	}
 	return out, nil
+}
+
+// pickLatest adds to out the texts written in page, newest first, for each question of open
+// that has fewer than latestAnswers.
+func pickLatest(out map[string][]LatestAnswer, tr *textReader, page []store.ResponseTexts, open map[string]map[string]bool) {
+	for _, resp := range page {
+		for _, f := range tr.written(resp.Texts, open) {
+			if len(out[f.id]) < latestAnswers {
+				out[f.id] = append(out[f.id], LatestAnswer{resp.ID, f.text, wire.Time(resp.CreatedAt)})
+			}
+		}
+	}
 }
 
 // textsPage reads a page of the texts of q's responses: from a store.TextReader, whose cost
