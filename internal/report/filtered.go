@@ -16,7 +16,8 @@ import (
 // (store.ResponseCounts), one page in memory at a time; the rest is the store's. Summary,
 // Trends and the stats take it in place of the store, so that a filter has one meaning
 // everywhere. Views and dismissals are the survey's, unfiltered: a view has no answers to
-// filter by.
+// filter by. Its texts come with its counts (count), never from its Responses, which are the
+// store's own, unfiltered.
 type filteredStore struct {
 	store.Store
 	def          *survey.Definition
@@ -129,23 +130,6 @@ func (fs *filteredStore) count(ctx context.Context, surveyID string, keys []stri
 		newest[i] = ring[(n-1-i)%keep]
 	}
 	return out, newest, nil
-}
-
-// ResponseTexts implements store.TextReader over the responses picked.
-func (fs *filteredStore) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
-	page, next, err := FilteredResponses(ctx, fs.Store, q, fs.f)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]store.ResponseTexts, 0, len(page))
-	for _, r := range page {
-		a, err := answers(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		out = append(out, store.ResponseTexts{ID: r.ID, CreatedAt: r.CreatedAt, Texts: store.SummaryTexts(a)})
-	}
-	return out, next, nil
 }
 
 // RangeStats implements store.Store: the responses picked in the range, and the events'
