@@ -323,6 +323,36 @@ type ResponseQuery struct {
 	// cursor to the rest. A page always holds at least one response, so a single response
 	// larger than MaxBytes still comes, alone.
 	MaxBytes int
+	// Narrow, when set, is the part of a caller's filter that a Store may test in its own
+	// query, so that the responses failing it are left out before they are read. It is a
+	// hint: a Store may test all of it, part of it or none, and the caller tests every
+	// response it gets. A Store must never leave out a response that passes it (see
+	// Narrowing.Passes). Limit, MaxBytes and the cursor count the responses returned.
+	Narrow *Narrowing
+}
+
+// Narrowing is what a filter asks of responses in terms a Store can test in its query
+// (ResponseQuery.Narrow). A response passes when it passes every term.
+type Narrowing struct {
+	// Finished, when set, is the response's Finished.
+	Finished *bool
+	// Scores: the answer to each question is a JSON number within the bounds.
+	Scores []ScoreBound
+	// Choices: the answer to each question is one of the values, or a list holding one.
+	Choices []ChoiceTerm
+}
+
+// ScoreBound asks that the answer to QuestionID be a number within [Min, Max].
+type ScoreBound struct {
+	QuestionID string
+	Min, Max   float64
+}
+
+// ChoiceTerm asks that the answer to QuestionID be one of Values, or a list of strings holding
+// one of them.
+type ChoiceTerm struct {
+	QuestionID string
+	Values     []string
 }
 
 // Cursor marks the last item of a page in (CreatedAt, ID) order: newest first, unless the

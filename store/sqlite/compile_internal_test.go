@@ -102,6 +102,12 @@ func TestStatementsCompileOnce(t *testing.T) {
 		{"Responses, filtered", func(i int) error {
 			return page(store.ResponseQuery{Limit: 5, Respondent: fmt.Sprintf("u%d", i%3), After: at(i), Before: at(30 + i)})
 		}},
+		{"Responses, narrowed", func(i int) error {
+			done := i%2 == 0
+			return page(store.ResponseQuery{Limit: 5, Oldest: true, Narrow: &store.Narrowing{Finished: &done,
+				Scores:  []store.ScoreBound{{QuestionID: "nps", Min: float64(i % 4), Max: 10}},
+				Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{fmt.Sprint(i), "Docs"}}}}})
+		}},
 		{"Response", func(i int) error { _, err := s.Response(ctx, sv.ID, fmt.Sprintf("seed%02d", i)); return err }},
 		{"History", func(i int) error { _, err := s.History(ctx, sv.ID, fmt.Sprintf("u%d", i%3)); return err }},
 		{"Stats", func(int) error { _, err := s.Stats(ctx, sv.ID); return err }},

@@ -297,6 +297,7 @@ func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
 		sqlq += ` AND created_at <= ?`
 		args = append(args, sqlrow.MS(before))
 	}
+	sqlq, args = narrow(sqlq, args, q.Narrow)
 	cmp, order := "<", "DESC"
 	if q.Oldest {
 		cmp, order = ">", "ASC"

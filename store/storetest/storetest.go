@@ -32,6 +32,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ResponseList", testResponseList},
 		{"ResponseListMaxBytes", testResponseListMaxBytes},
 		{"ResponseListOldest", testResponseListOldest},
+		{"ResponseNarrow", testResponseNarrow},
 		{"ResponseFinished", testResponseFinished},
 		{"ResponseTexts", testResponseTexts},
 		{"DeleteResponse", testDeleteResponse},

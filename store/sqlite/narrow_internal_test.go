@@ -1,0 +1,65 @@
+package sqlite
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// TestNarrowLeavesOutInTheQuery: SQLite tests a query's Narrow itself, so that a page holds only
+// responses that pass it (the conformance suite checks that none that pass is left out; a
+// Store may ignore the hint, this one must not, or filters read every response again).
+func TestNarrowLeavesOutInTheQuery(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0, UpdatedAt: t0}
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	answers := []survey.Answers{
+		{"nps": survey.Number(9), "missing": survey.Choices{"Docs"}},
+		{"nps": survey.Number(4), "missing": survey.Choices{"Docs", "Speed"}},
+		{"nps": survey.Number(10), "missing": survey.Choices{"Speed"}},
+		{"nps": survey.Text("10"), "missing": survey.Text("Docs")},
+		{"missing": survey.Choices{"Docs"}},
+	}
+	for i, a := range answers {
+		if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: string(rune('a' + i)), Respondent: "r",
+			Data: a, Finished: i%2 == 0, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := true
+	for _, c := range []struct {
+		n    store.Narrowing
+		want []string
+	}{
+		{store.Narrowing{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 9, Max: 10}}}, []string{"c", "a"}},
+		{store.Narrowing{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "d", "b", "a"}},
+		{store.Narrowing{Finished: &done, Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "a"}},
+	} {
+		page, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10, Narrow: &c.n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("narrowing %+v: %v, want %v", c.n, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package storetest
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/survey"
+)
+
+// narrowAnswers are the answers testResponseNarrow writes, one response each: scores, texts and
+// lists of every shape a term could mistake for another, ids a JSON path could not hold as
+// they are, and answers that no term names.
+var narrowAnswers = []survey.Answers{
+	{"nps": survey.Number(9), "favourite": survey.Text("Alerts"), "missing": survey.Choices{"Speed", "Docs"}},
+	{"nps": survey.Number(10), "favourite": survey.Text("Exports"), "missing": survey.Choices{"Docs"}},
+	{"nps": survey.Number(0), "favourite": survey.Text("alerts"), "missing": survey.Choices{}},
+	{"nps": survey.Number(3.5), "favourite": survey.Text(`<Alerts> & "quotes"`), "missing": survey.Choices{"Speed"}},
+	{"nps": survey.Number(-2), "favourite": survey.Text("Ünïcode ✓")},
+	{"nps": survey.Number(1e300), "missing": survey.Choices{`<Alerts> & "quotes"`, "Ünïcode ✓"}},
+	{"nps": survey.Text("9"), "favourite": survey.Choices{"Alerts"}},
+	{"nps": survey.Choices{"9"}, "favourite": survey.Number(9)},
+	{"favourite": survey.BugReportAnswer{Title: "Alerts", Metadata: "Docs"}},
+	{`q"x`: survey.Text("Alerts"), "a.b": survey.Number(9), "q-1": survey.Choices{"Docs"}},
+	{},
+}
+
+// narrowings are the terms testResponseNarrow asks for, alone and together.
+var narrowings = func() []store.Narrowing {
+	yes, no := true, false
+	inf := math.Inf(1)
+	return []store.Narrowing{
+		{Finished: &yes},
+		{Finished: &no},
+		{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 9, Max: 10}}},
+		{Scores: []store.ScoreBound{{QuestionID: "nps", Min: -inf, Max: 0}}},
+		{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 3.5, Max: 3.5}}},
+		{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 100, Max: inf}}},
+		{Scores: []store.ScoreBound{{QuestionID: "nps", Min: math.NaN(), Max: 5}}},
+		{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 10, Max: 9}}},
+		{Scores: []store.ScoreBound{{QuestionID: "a.b", Min: 9, Max: 9}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: "favourite", Values: []string{"Alerts"}}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs", "Speed"}}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{`<Alerts> & "quotes"`, "Ünïcode ✓"}}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: "favourite", Values: []string{`<Alerts> & "quotes"`, "Ünïcode ✓"}}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: `q"x`, Values: []string{"Alerts"}}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: "q-1", Values: []string{"Docs"}}}},
+		{Choices: []store.ChoiceTerm{{QuestionID: "nps", Values: []string{"9"}}}},
+		{Finished: &yes, Scores: []store.ScoreBound{{QuestionID: "nps", Min: 0, Max: 10}},
+			Choices: []store.ChoiceTerm{{QuestionID: "favourite", Values: []string{"Alerts", "Exports"}},
+				{QuestionID: "missing", Values: []string{"Docs"}}}},
+	}
+}()
+
+// testResponseNarrow: a query's Narrow never costs a response that passes it
+// (store.Narrowing.Passes), newest or oldest first, a page at a time, with or without a byte
+// budget; a Store may let through more, which its caller tests again.
+func testResponseNarrow(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustTeam(t, s, "a")
+	sv := mustSurvey(t, s, newSurvey("a", t0))
+	for i, a := range narrowAnswers {
+		for j, finished := range []bool{false, true} {
+			put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "r", Data: a, Finished: finished,
+				At: t0.Add(time.Duration(2*i+j) * time.Minute)})
+		}
+	}
+	all, next, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 100})
+	if err != nil || next != nil || len(all) != 2*len(narrowAnswers) {
+		t.Fatalf("Responses = %d, next %v, %v; want %d", len(all), next, err, 2*len(narrowAnswers))
+	}
+	for _, n := range narrowings {
+		var want []string // newest first
+		for _, r := range all {
+			if n.Passes(r) {
+				want = append(want, r.ID)
+			}
+		}
+		if len(want) == len(all) {
+			t.Errorf("narrowing %+v: every response passes, which tests nothing", n)
+		}
+		for _, oldest := range []bool{false, true} {
+			for _, budget := range []int{0, 60} {
+				q := store.ResponseQuery{SurveyID: sv.ID, Limit: 3, Oldest: oldest, MaxBytes: budget, Narrow: &n}
+				got := narrowWalk(t, s, q, len(all))
+				if oldest {
+					slices.Reverse(got)
+				}
+				if missing := missingFrom(want, got); len(missing) > 0 {
+					t.Errorf("narrowing %+v (oldest first %v, budget %d) left out %d responses that pass it", n, oldest, budget, len(missing))
+				}
+				if !isSubsequence(got, idsOf(all)) {
+					t.Errorf("narrowing %+v (oldest first %v, budget %d): responses out of order or repeated", n, oldest, budget)
+				}
+			}
+		}
+	}
+}
+
+// narrowWalk reads every page of q and returns the ids in the order they came.
+func narrowWalk(t *testing.T, s store.Store, q store.ResponseQuery, most int) []string {
+	t.Helper()
+	var got []string
+	for {
+		page, next, err := s.Responses(t.Context(), q)
+		if err != nil {
+			t.Fatalf("Responses(%+v): %v", q.Narrow, err)
+		}
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		if next == nil || len(got) > most {
+			return got
+		}
+		q.Cursor = next
+	}
+}
+
+func idsOf(rs []store.Response) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// missingFrom returns the items of want that got lacks.
+func missingFrom(want, got []string) []string {
+	var out []string
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// isSubsequence reports whether sub's items come in all in the same order, each once.
+func isSubsequence(sub, all []string) bool {
+	i := 0
+	for _, x := range all {
+		if i < len(sub) && sub[i] == x {
+			i++
+		}
+	}
+	return i == len(sub)
+}
