@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -220,6 +221,7 @@ func FilteredResponses(ctx context.Context, s store.Store, q store.ResponseQuery
 		size int
 	)
 	m := f.matcher()
+	q.Narrow = f.narrowing()
 	for {
 		page, next, err := s.Responses(ctx, q)
 		if err != nil {
@@ -242,4 +244,54 @@ func FilteredResponses(ctx context.Context, s store.Store, q store.ResponseQuery
 		}
 		q.Cursor = next
 	}
+}
+
+// narrowing is the part of f a Store may test in its query (store.Narrowing): whether the
+// response is finished, a rating's bounds (its values' lowest and highest, within .min and
+// .max) and a choice's values. Open-ended words, languages and metadata stay with the matcher,
+// which tests every response the Store returns anyway. Nil when there is nothing to narrow by.
+func (f Filter) narrowing() *store.Narrowing {
+	n := &store.Narrowing{Finished: f.finished}
+	for id, af := range f.answers {
+		switch af.typ {
+		case survey.TypeOpenEnded:
+		case survey.TypeRating:
+			if b, ok := af.bounds(); ok {
+				n.Scores = append(n.Scores, store.ScoreBound{QuestionID: id, Min: b[0], Max: b[1]})
+			}
+		default:
+			n.Choices = append(n.Choices, store.ChoiceTerm{QuestionID: id, Values: af.values})
+		}
+	}
+	if n.Finished == nil && len(n.Scores) == 0 && len(n.Choices) == 0 {
+		return nil
+	}
+	return n
+}
+
+// bounds returns the range a rating's score must lie in to pass af, as match reads it: a bound
+// that is not a number bounds nothing, and a value that is not a number equals no score. It
+// reports false when the range says nothing (no bound, and no value to take one from).
+func (af answerFilter) bounds() ([2]float64, bool) {
+	b := [2]float64{math.Inf(-1), math.Inf(1)}
+	if af.min != nil && !math.IsNaN(*af.min) {
+		b[0] = *af.min
+	}
+	if af.max != nil && !math.IsNaN(*af.max) {
+		b[1] = *af.max
+	}
+	if len(af.values) > 0 {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range af.values {
+			x, _ := strconv.ParseFloat(v, 64)
+			if !math.IsNaN(x) {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		if lo > hi { // no value is a number: nothing passes, which the matcher finds
+			return b, false
+		}
+		b[0], b[1] = max(b[0], lo), min(b[1], hi)
+	}
+	return b, !math.IsInf(b[0], -1) || !math.IsInf(b[1], 1)
 }

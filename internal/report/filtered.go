@@ -42,7 +42,7 @@ func (fs *filteredStore) each(ctx context.Context, surveyID string, from, to tim
 // eachMatch calls fn with every response q finds that f picks, oldest first, reading the store
 // a page at a time (exportPage responses, of at most maxPageBytes of answers).
 func eachMatch(ctx context.Context, s store.Store, q store.ResponseQuery, f Filter, maxPageBytes int, fn func(r store.Response) error) error {
-	q.Limit, q.Oldest, q.MaxBytes = exportPage, true, maxPageBytes
+	q.Limit, q.Oldest, q.MaxBytes, q.Narrow = exportPage, true, maxPageBytes, f.narrowing()
 	m := f.matcher()
 	for {
 		page, next, err := s.Responses(ctx, q)

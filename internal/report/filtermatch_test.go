@@ -2,6 +2,8 @@ package report
 
 import (
 	"encoding/json"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/svc-feedback/svc/store"
@@ -97,20 +99,66 @@ func TestMatcherMatchesAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// narrowFilters are matchFilters and filters whose bounds a Store must not take for more
+// than they say: bounds and values that are not numbers, values beside a range, a range
+// that picks nothing.
+var narrowFilters = func() []Filter {
+	nan, inf, nine, three := math.NaN(), math.Inf(1), 9.0, 3.0
+	return append(slices.Clip(matchFilters),
+		Filter{answers: map[string]answerFilter{"q_nps": {typ: survey.TypeRating, min: &nan, max: &nine}}},
+		Filter{answers: map[string]answerFilter{"q_nps": {typ: survey.TypeRating, values: []string{"NaN", "9.5", "1e999"}}}},
+		Filter{answers: map[string]answerFilter{"q_nps": {typ: survey.TypeRating, values: []string{"NaN"}}}},
+		Filter{answers: map[string]answerFilter{"q_nps": {typ: survey.TypeRating, min: &three, max: &inf, values: []string{"1", "10"}}}},
+		Filter{answers: map[string]answerFilter{"q_nps": {typ: survey.TypeRating, min: &nine, max: &three}}},
+		Filter{answers: map[string]answerFilter{"q_pick": {typ: survey.TypeSingleSelect, values: []string{"red"}}}},
+	)
+}()
+
+// TestNarrowingKeepsWhatMatches: what a filter lets a Store test in its query
+// (store.Narrowing) lets through every response the filter picks, and leaves some out.
+func TestNarrowingKeepsWhatMatches(t *testing.T) {
+	for _, f := range narrowFilters {
+		m, n := f.matcher(), f.narrowing()
+		left := 0
+		for _, data := range matchCases {
+			for _, finished := range []bool{false, true} {
+				r := store.Response{Data: []byte(data), Finished: finished}
+				if m.Match(r) && !n.Passes(r) {
+					t.Errorf("filter %+v picks %q (finished %v), which its narrowing %+v leaves out", f.answers, data, finished, n)
+				}
+				if !n.Passes(r) {
+					left++
+				}
+			}
+		}
+		if n != nil && left == 0 {
+			t.Errorf("the narrowing %+v of filter %+v leaves nothing out", n, f.answers)
+		}
+	}
+	if n := matchFilters[3].narrowing(); len(n.Scores) != 1 || n.Scores[0].Min != 3 || n.Scores[0].Max != 6 {
+		t.Errorf("scores 3 or 6, at most 6: narrowing %+v, want [3, 6]", n)
+	}
+}
+
 // FuzzFilterMatch compares matcher with encoding/json's reading on any answers.
 func FuzzFilterMatch(f *testing.F) {
 	for _, c := range matchCases {
 		f.Add([]byte(c))
 	}
 	ms := make([]*matcher, len(matchFilters))
+	narrowings := make([]*store.Narrowing, len(matchFilters))
 	for i, flt := range matchFilters {
-		ms[i] = flt.matcher()
+		ms[i], narrowings[i] = flt.matcher(), flt.narrowing()
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := store.Response{Data: data}
 		for i, m := range ms {
-			if want, got := matchByUnmarshal(matchFilters[i], r), m.Match(r); got != want {
+			want, got := matchByUnmarshal(matchFilters[i], r), m.Match(r)
+			if got != want {
 				t.Errorf("filter %+v, answers %q: matcher %v, encoding/json %v", matchFilters[i].answers, data, got, want)
+			}
+			if got && !narrowings[i].Passes(r) {
+				t.Errorf("filter %+v picks %q, which its narrowing leaves out", matchFilters[i].answers, data)
 			}
 		}
 	})
