@@ -170,40 +170,8 @@ func TestStatsTimeRange(t *testing.T) {
 // left it empty.
 func TestSummaryLatestAnswers(t *testing.T) {
 	e := setup(t)
-	put := func(data string) string {
-		t.Helper()
-		id := e.ids.New()
-		e.putResponse(e.survA.ID, id, "r-"+id, data)
-		e.clock.Advance(time.Second)
-		return id
-	}
-	latest := func() []string {
-		t.Helper()
-		rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary")
-		wantStatus(t, rec, 200, "")
-		var got struct {
-			Data struct {
-				Current struct {
-					Questions []struct {
-						QuestionID string
-						Latest     []struct{ Text string }
-					}
-				}
-			}
-		}
-		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
-			t.Fatal(err)
-		}
-		var texts []string
-		for _, q := range got.Data.Current.Questions {
-			if q.QuestionID == "comments" {
-				for _, a := range q.Latest {
-					texts = append(texts, a.Text)
-				}
-			}
-		}
-		return texts
-	}
+	put := func(data string) { putNext(t, e, data) }
+	latest := func() []string { return latestComments(t, e, "") }
 
 	put(`{"nps":9,"comments":"too old to be read"}`)
 	for range 60 {
@@ -273,47 +241,16 @@ func BenchmarkSummaryBesideScreenshots(b *testing.B) {
 // unfiltered one does among all.
 func TestSummaryLatestAnswersFiltered(t *testing.T) {
 	e := setup(t)
-	put := func(data string) {
-		t.Helper()
-		id := e.ids.New()
-		e.putResponse(e.survA.ID, id, "r-"+id, data)
-		e.clock.Advance(time.Second)
-	}
-	latest := func() []string {
-		t.Helper()
-		rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary?answer.nps.min=9")
-		wantStatus(t, rec, 200, "")
-		var got struct {
-			Data struct {
-				Current struct {
-					Questions []struct {
-						QuestionID string
-						Latest     []struct{ Text string }
-					}
-				}
-			}
-		}
-		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
-			t.Fatal(err)
-		}
-		texts := []string{}
-		for _, q := range got.Data.Current.Questions {
-			if q.QuestionID == "comments" {
-				for _, a := range q.Latest {
-					texts = append(texts, a.Text)
-				}
-			}
-		}
-		return texts
-	}
+	put := func(data string) { putNext(t, e, data) }
+	latest := func() []string { return latestComments(t, e, "?answer.nps.min=9") }
 
 	put(`{"nps":9,"comments":"too old to be read"}`)
 	for i := range 200 { // 200 picked after it, and as many the filter leaves out, with texts
 		put(`{"nps":10}`)
 		put(`{"nps":3,"comments":"not picked ` + strconv.Itoa(i) + `"}`)
 	}
-	if diff := cmp.Diff([]string{}, latest()); diff != "" {
-		t.Errorf("latest answers, the one picked 201st newest (-want +got):\n%s", diff)
+	if got := latest(); len(got) != 0 {
+		t.Errorf("latest answers, the one picked 201st newest: %q, want none", got)
 	}
 	put(`{"nps":9,"comments":"first"}`)
 	put(`{"nps":2,"comments":"left out"}`)
@@ -332,4 +269,43 @@ func TestSummaryLatestAnswersFiltered(t *testing.T) {
 	if diff := cmp.Diff([]string{"sixth", "fifth", "fourth"}, latest()); diff != "" {
 		t.Errorf("latest answers (-want +got):\n%s", diff)
 	}
+}
+
+// putNext writes a response of data to survey A, by a respondent of its own, and moves the clock
+// a second on, so that the next one is newer.
+func putNext(t *testing.T, e *env, data string) {
+	t.Helper()
+	id := e.ids.New()
+	e.putResponse(e.survA.ID, id, "r-"+id, data)
+	e.clock.Advance(time.Second)
+}
+
+// latestComments returns the latest answers to survey A's comments question that its summary
+// shows, with query (a filter, or "").
+func latestComments(t *testing.T, e *env, query string) []string {
+	t.Helper()
+	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/summary" + query)
+	wantStatus(t, rec, 200, "")
+	var got struct {
+		Data struct {
+			Current struct {
+				Questions []struct {
+					QuestionID string
+					Latest     []struct{ Text string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, q := range got.Data.Current.Questions {
+		if q.QuestionID == "comments" {
+			for _, a := range q.Latest {
+				texts = append(texts, a.Text)
+			}
+		}
+	}
+	return texts
 }
