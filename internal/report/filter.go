@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -252,7 +253,10 @@ func FilteredResponses(ctx context.Context, s store.Store, q store.ResponseQuery
 // which tests every response the Store returns anyway. Nil when there is nothing to narrow by.
 func (f Filter) narrowing() *store.Narrowing {
 	n := &store.Narrowing{Finished: f.finished}
-	for id, af := range f.answers {
+	// In the order of their ids, so that a filter makes the same query each time (a Store may
+	// keep its statements prepared by their text).
+	for _, id := range slices.Sorted(maps.Keys(f.answers)) {
+		af := f.answers[id]
 		switch af.typ {
 		case survey.TypeOpenEnded:
 		case survey.TypeRating:

@@ -84,7 +84,7 @@ func (fs *filteredStore) Counts(ctx context.Context, surveyID string, keys []str
 }
 
 // count returns Counts' counts and, newest first, the texts (store.SummaryTexts) of the newest
-// keep responses it counted, as ResponseTexts would read them: the period's responses are read
+// keep responses it counted, as a store.TextReader gives them: the period's responses are read
 // oldest first, and the newest keep are kept in a ring.
 func (fs *filteredStore) count(ctx context.Context, surveyID string, keys []string, from, to time.Time, keep int) (map[string]map[int]int64, []store.ResponseTexts, error) {
 	out := map[string]map[int]int64{}

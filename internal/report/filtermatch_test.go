@@ -138,6 +138,18 @@ func TestNarrowingKeepsWhatMatches(t *testing.T) {
 	if n := matchFilters[3].narrowing(); len(n.Scores) != 1 || n.Scores[0].Min != 3 || n.Scores[0].Max != 6 {
 		t.Errorf("scores 3 or 6, at most 6: narrowing %+v, want [3, 6]", n)
 	}
+	// The same filter makes the same query: its terms come in the order of their ids.
+	pick := answerFilter{typ: survey.TypeMultiSelect, values: []string{"red"}}
+	f := Filter{answers: map[string]answerFilter{"q_c": pick, "q_a": pick, "q_b": pick, "q_d": pick}}
+	for range 20 {
+		var got []string
+		for _, c := range f.narrowing().Choices {
+			got = append(got, c.QuestionID)
+		}
+		if !slices.Equal(got, []string{"q_a", "q_b", "q_c", "q_d"}) {
+			t.Fatalf("choice terms in the order %v, want their ids'", got)
+		}
+	}
 }
 
 // FuzzFilterMatch compares matcher with encoding/json's reading on any answers.
