@@ -68,7 +68,7 @@ func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
 // nothing (the reply to a HEAD request). A store failing after that returns an error wrapping
 // ErrCut; the writer failing (the client gone) returns the writer's error.
 func Export(ctx context.Context, s store.Store, sv store.Survey, q store.ResponseQuery, f Filter, maxPageBytes int, start func() Writer) error {
-	q.SurveyID, q.Limit, q.Oldest, q.MaxBytes = sv.ID, exportPage, true, maxPageBytes
+	q.SurveyID, q.Limit, q.Oldest, q.MaxBytes, q.Narrow = sv.ID, exportPage, true, maxPageBytes, f.narrowing()
 	page, next, err := s.Responses(ctx, q)
 	if err != nil {
 		return err
