@@ -46,7 +46,7 @@ import (
 
 func main() {
 	serve := flag.String("serve", "", "internal: run as the svc or baseline server")
-	db := flag.String("db", filepath.Join(os.TempDir(), "svc-bench-1000000.db"), "SQLite file, or postgres:// URL, of the benchmark survey")
+	db := flag.String("db", "", "SQLite file, or postgres:// URL, of the benchmark survey (default svc-bench-<rows>.db in the temp folder)")
 	rows := flag.Int("rows", 1_000_000, "responses (and events) of the benchmark survey")
 	conns := flag.Int("conns", 64, "concurrent connections")
 	duration := flag.Duration("duration", 10*time.Second, "length of each scenario")
@@ -59,6 +59,11 @@ func main() {
 	webhooks := flag.Int("webhooks", 0, "instead of the scenarios: drain this many webhook deliveries to one fast receiver, against raw POSTs (a fresh SQLite file, or the PostgreSQL -db)")
 	flag.Parse()
 	log.SetFlags(0)
+	if *db == "" {
+		// A file per size: the survey is seeded again whenever the file holds another size, and
+		// seeding 1,000,000 responses takes minutes.
+		*db = defaultDB(os.TempDir(), *rows)
+	}
 	var err error
 	switch *serve {
 	case "svc":
@@ -78,6 +83,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+// defaultDB is the SQLite file of the benchmark survey of rows responses, in dir.
+func defaultDB(dir string, rows int) string {
+	return filepath.Join(dir, fmt.Sprintf("svc-bench-%d.db", rows))
 }
 
 // listen serves h on a free loopback port, printing the address for the parent.

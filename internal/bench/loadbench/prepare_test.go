@@ -116,3 +116,13 @@ func checkPrepareClears(t *testing.T, db string, prep func(string, int) error, o
 		t.Errorf("the benchmark survey's stats: %+v, %v, want %d responses", s, err, rows)
 	}
 }
+
+// Each size has a file of its own by default: a run at -rows 10000 must not seed over the
+// 1,000,000 responses another run took minutes to write.
+func TestDefaultDBPerSize(t *testing.T) {
+	dir := t.TempDir()
+	small, large := defaultDB(dir, 10_000), defaultDB(dir, 1_000_000)
+	if small == large || filepath.Dir(small) != dir || !strings.Contains(filepath.Base(small), "10000") {
+		t.Errorf("defaultDB: %s and %s", small, large)
+	}
+}
