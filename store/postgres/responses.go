@@ -183,6 +183,12 @@ func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
 	if !before.IsZero() {
 		sql += ` AND created_at <= ` + arg(sqlrow.MS(before))
 	}
+	if n := q.Narrow; n != nil && n.Finished != nil {
+		// Of a filter's terms, only finished is tested here. Answers are kept as text, and a
+		// cast to jsonb to test a score or a choice would fail the whole read on one row that
+		// does not hold JSON; the caller tests every response it gets anyway.
+		sql += ` AND finished = ` + arg(*n.Finished)
+	}
 	cmp, order := "<", "DESC"
 	if q.Oldest {
 		cmp, order = ">", "ASC"
