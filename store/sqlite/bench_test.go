@@ -70,10 +70,14 @@ func putResponsesParallel(b *testing.B, s *sqlite.Store, sv store.Survey) {
 // BenchmarkRecordEvent records views from many goroutines at once.
 func BenchmarkRecordEvent(b *testing.B) {
 	s, sv := benchStore(b, nil)
+	start := processCPU()
 	parallel(b, func(i int64) error {
 		return s.RecordEvent(context.Background(), store.Event{SurveyID: sv.ID, Respondent: "user" + strconv.FormatInt(i%1000, 10),
 			Type: store.EventView, At: t0.Add(time.Duration(i) * time.Second)})
 	})
+	if start >= 0 {
+		b.ReportMetric(float64(processCPU()-start)/float64(b.N)/float64(time.Microsecond), "cpu-µs/op")
+	}
 }
 
 // parallel runs op b.N times from 32 goroutines per CPU, numbering the calls from 1, and stops
