@@ -97,10 +97,14 @@ func (fs *filteredStore) count(ctx context.Context, surveyID string, keys []stri
 	}
 	ring := make([]store.ResponseTexts, 0, keep)
 	n := 0
+	var obj objectReader
 	err := fs.each(ctx, surveyID, from, to, func(r store.Response) error {
-		a, err := answers(r)
-		if err != nil {
-			return err
+		a, ok := obj.answers(r.Data)
+		if !ok {
+			var err error
+			if a, err = answers(r); err != nil {
+				return err
+			}
 		}
 		for _, c := range store.ResponseCounts(fs.def, a, r.Finished) {
 			if !slices.Contains(keys, c.Key) {
