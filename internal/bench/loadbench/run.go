@@ -170,7 +170,7 @@ type scenario struct {
 }
 
 // reportConns is how many connections ask for the filtered summary at once: a few people
-// reading the heaviest report together. At 1,000,000 responses one costs about 0.7 s of CPU,
+// reading the heaviest report together. At 1,000,000 responses one costs about 0.6 s of CPU,
 // and 64 connections asking it back to back wait past the load generator's 30 s timeout.
 const reportConns = 4
 
