@@ -53,16 +53,7 @@ func TestNarrowFinishedInTheQuery(t *testing.T) {
 		finished bool
 		want     []string
 	}{{true, []string{"r4", "r2", "r0"}}, {false, []string{"r3", "r1"}}} {
-		n := store.Narrowing{Finished: &c.finished}
-		page, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10, Narrow: &n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range page {
-			got = append(got, r.ID)
-		}
-		if !slices.Equal(got, c.want) {
+		if got := storetest.NarrowedIDs(t, s, sv.ID, store.Narrowing{Finished: &c.finished}); !slices.Equal(got, c.want) {
 			t.Errorf("finished %v: got %v, want %v", c.finished, got, c.want)
 		}
 	}

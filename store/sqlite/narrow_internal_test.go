@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/storetest"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -50,15 +51,7 @@ func TestNarrowLeavesOutInTheQuery(t *testing.T) {
 		{store.Narrowing{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "d", "b", "a"}},
 		{store.Narrowing{Finished: &done, Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "a"}},
 	} {
-		page, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 10, Narrow: &c.n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range page {
-			got = append(got, r.ID)
-		}
-		if !slices.Equal(got, c.want) {
+		if got := storetest.NarrowedIDs(t, s, sv.ID, c.n); !slices.Equal(got, c.want) {
 			t.Errorf("narrowing %+v: %v, want %v", c.n, got, c.want)
 		}
 	}

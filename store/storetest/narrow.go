@@ -149,3 +149,20 @@ func isSubsequence(sub, all []string) bool {
 	}
 	return i == len(sub)
 }
+
+// NarrowedIDs returns, newest first, the ids of the first 100 responses of the survey that s
+// lists for the narrowing n. A Store may return more than passes n, so the suite cannot check
+// which are left out; a backend's own tests use it to check that its query does leave out what
+// it means to.
+func NarrowedIDs(t testing.TB, s store.Store, surveyID string, n store.Narrowing) []string {
+	t.Helper()
+	page, _, err := s.Responses(t.Context(), store.ResponseQuery{SurveyID: surveyID, Limit: 100, Narrow: &n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(page))
+	for i, r := range page {
+		ids[i] = r.ID
+	}
+	return ids
+}
