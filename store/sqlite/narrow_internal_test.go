@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/storetest"
@@ -21,14 +20,6 @@ func TestNarrowLeavesOutInTheQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
-	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
-		t.Fatal(err)
-	}
-	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0, UpdatedAt: t0}
-	if err := s.CreateSurvey(ctx, sv); err != nil {
-		t.Fatal(err)
-	}
 	answers := []survey.Answers{
 		{"nps": survey.Number(9), "missing": survey.Choices{"Docs"}},
 		{"nps": survey.Number(4), "missing": survey.Choices{"Docs", "Speed"}},
@@ -36,12 +27,7 @@ func TestNarrowLeavesOutInTheQuery(t *testing.T) {
 		{"nps": survey.Text("10"), "missing": survey.Text("Docs")},
 		{"missing": survey.Choices{"Docs"}},
 	}
-	for i, a := range answers {
-		if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: string(rune('a' + i)), Respondent: "r",
-			Data: a, Finished: i%2 == 0, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	surveyID := storetest.WriteNarrowable(t, s, answers)
 	done := true
 	for _, c := range []struct {
 		n    store.Narrowing
@@ -51,7 +37,7 @@ func TestNarrowLeavesOutInTheQuery(t *testing.T) {
 		{store.Narrowing{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "d", "b", "a"}},
 		{store.Narrowing{Finished: &done, Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "a"}},
 	} {
-		if got := storetest.NarrowedIDs(t, s, sv.ID, c.n); !slices.Equal(got, c.want) {
+		if got := storetest.NarrowedIDs(t, s, surveyID, c.n); !slices.Equal(got, c.want) {
 			t.Errorf("narrowing %+v: %v, want %v", c.n, got, c.want)
 		}
 	}

@@ -150,6 +150,29 @@ func isSubsequence(sub, all []string) bool {
 	return i == len(sub)
 }
 
+// WriteNarrowable creates a team and an active survey in s and writes one response for each
+// of answers, for NarrowedIDs: ids "a", "b", ... in order, a minute apart, every other one
+// finished (the first, "a", included). It returns the survey's id.
+func WriteNarrowable(t testing.TB, s store.Store, answers []survey.Answers) string {
+	t.Helper()
+	ctx := t.Context()
+	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0, UpdatedAt: t0}
+	if err := s.CreateSurvey(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range answers {
+		if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: string(rune('a' + i)), Respondent: "r",
+			Data: a, Finished: i%2 == 0, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sv.ID
+}
+
 // NarrowedIDs returns, newest first, the ids of the first 100 responses of the survey that s
 // lists for the narrowing n. A Store may return more than passes n, so the suite cannot check
 // which are left out; a backend's own tests use it to check that its query does leave out what
