@@ -6,6 +6,11 @@
 // still commit (the batch runs again with a savepoint per write), and every caller gets its own
 // result only after the commit is durable. Reads use a pool of read-only connections, which WAL lets
 // run beside the writer.
+//
+// When it is initialized, the package puts a page cache of its own in front of SQLite's, for the
+// whole process, since SQLite takes one only before its first connection: it keeps the spare page
+// number that a B-tree page split swaps through out of the commit's truncation, which otherwise
+// walks the writer's whole cache at nearly every commit.
 package sqlite
 
 import (
