@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/storetest"
 	"github.com/svc-feedback/svc/survey"
 )
 
@@ -30,13 +31,7 @@ func TestPageCacheKeepsSplitsWhole(t *testing.T) {
 	}
 	defer s.Close()
 	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
-	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
-		t.Fatal(err)
-	}
-	sv := store.Survey{ID: "s1", TeamID: "acme", Status: store.StatusActive, Definition: survey.Sample(), CreatedAt: t0, UpdatedAt: t0}
-	if err := s.CreateSurvey(ctx, sv); err != nil {
-		t.Fatal(err)
-	}
+	sv := storetest.CreateSampleSurvey(t, s, t0)
 	before := pcacheAliased()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	want := map[string]string{} // response id: its comment

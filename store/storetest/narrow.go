@@ -150,13 +150,11 @@ func isSubsequence(sub, all []string) bool {
 	return i == len(sub)
 }
 
-// WriteNarrowable creates a team and an active survey in s and writes one response for each
-// of answers, for NarrowedIDs: ids "a", "b", ... in order, a minute apart, every other one
-// finished (the first, "a", included). It returns the survey's id.
-func WriteNarrowable(t testing.TB, s store.Store, answers []survey.Answers) string {
+// CreateSampleSurvey creates the team "acme" in s, and in it an active survey "s1" of
+// survey.Sample, created at t0, for a backend's own tests. It returns the survey.
+func CreateSampleSurvey(t testing.TB, s store.Store, t0 time.Time) store.Survey {
 	t.Helper()
 	ctx := t.Context()
-	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	if err := s.CreateTeam(ctx, store.Team{ID: "acme", Name: "Acme", CreatedAt: t0}); err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +162,17 @@ func WriteNarrowable(t testing.TB, s store.Store, answers []survey.Answers) stri
 	if err := s.CreateSurvey(ctx, sv); err != nil {
 		t.Fatal(err)
 	}
+	return sv
+}
+
+// WriteNarrowable creates a team and an active survey in s (CreateSampleSurvey) and writes one
+// response for each of answers, for NarrowedIDs: ids "a", "b", ... in order, a minute apart,
+// every other one finished (the first, "a", included). It returns the survey's id.
+func WriteNarrowable(t testing.TB, s store.Store, answers []survey.Answers) string {
+	t.Helper()
+	ctx := t.Context()
+	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	sv := CreateSampleSurvey(t, s, t0)
 	for i, a := range answers {
 		if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: string(rune('a' + i)), Respondent: "r",
 			Data: a, Finished: i%2 == 0, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
