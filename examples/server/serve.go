@@ -193,10 +193,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	var accessLog *slog.Logger
 	if cfg.accessLog {
-		// Buffered: a request pays for formatting its line, not for writing it out.
-		out := logbuf.New(stderr)
+		// Queued: a request pays for a copy of its record; the lines are formatted and written
+		// in batches, off the requests' path.
+		out := logbuf.NewHandler(stderr, func(w io.Writer) slog.Handler { return slog.NewTextHandler(w, nil) })
 		defer out.Close()
-		accessLog = slog.New(slog.NewTextHandler(out, nil))
+		accessLog = slog.New(out)
 	}
 	h, err := svc.NewHandler(st, handlerOptions(cfg, log, accessLog, allowPrivate, m))
 	if err != nil {

@@ -63,7 +63,7 @@ func BenchmarkHotEventPost(b *testing.B) {
 }
 
 // BenchmarkHotSurveyGet serves the survey without an access log and with one, as
-// examples/server writes it (slog's text handler, buffered).
+// examples/server writes it (slog's text handler, queued).
 func BenchmarkHotSurveyGet(b *testing.B) {
 	for _, logged := range []bool{false, true} {
 		name := "no-access-log"
@@ -73,9 +73,9 @@ func BenchmarkHotSurveyGet(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			e := setup(b, func(c *api.Config) {
 				if logged {
-					out := logbuf.New(io.Discard)
+					out := logbuf.NewHandler(io.Discard, func(w io.Writer) slog.Handler { return slog.NewTextHandler(w, nil) })
 					b.Cleanup(func() { out.Close() })
-					c.AccessLog = slog.New(slog.NewTextHandler(out, nil))
+					c.AccessLog = slog.New(out)
 				}
 			})
 			benchParallel(b, e, func(int64) *http.Request {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -150,9 +151,9 @@ func serveSvc(db, sync, accessLog string) error {
 			return err
 		}
 		defer f.Close()
-		out := logbuf.New(f)
+		out := logbuf.NewHandler(f, func(w io.Writer) slog.Handler { return slog.NewTextHandler(w, nil) })
 		defer out.Close()
-		o.AccessLog = slog.New(slog.NewTextHandler(out, nil))
+		o.AccessLog = slog.New(out)
 	}
 	if m != nil {
 		o.Observer = m
