@@ -20,6 +20,7 @@ const (
 	baselinePUT       = "baseline PUT"
 	baselineRawPUT    = "baseline PUT: raw pgx INSERT loop"
 	putResponse       = "PUT response (new ids)"
+	putUpdate         = "PUT response (updates)"
 	baselinePOST      = "baseline POST"
 	postEvent         = "POST event"
 	baselineGET       = "baseline GET"
@@ -193,6 +194,7 @@ func buildScenarios(svcSrvs []*child, base *child, rawPUT func(c int, seq int64)
 	return []scenario{
 		putBase,
 		{putResponse, putBase.name, svcSrvs, request("PUT", svcAddr+put, putBody), nil, 0},
+		{putUpdate, putBase.name, svcSrvs, updates(svcAddr + "/v1/svc/" + loadSurvey + "/response/l" + run + "u"), nil, 0},
 		{baselinePOST, "", b, request("POST", base.addr+event, `{"type":"view"}`), nil, 0},
 		{postEvent, baselinePOST, svcSrvs, request("POST", svcAddr+event, `{"type":"view"}`), nil, 0},
 		{baselineGET, "", b, request("GET", base.addr+getSurvey, ""), nil, 0},
@@ -238,6 +240,28 @@ func request(method, url, body string) func(int64) (*http.Request, error) {
 		if err == nil {
 			r.Header.Set("x-svc-pk", benchdata.PublishableKey)
 			r.Header.Set("Authorization", "Bearer "+benchdata.SecretKey)
+		}
+		return r, err
+	}
+}
+
+// updateRing is how many responses the updates scenario writes over and over: after the first
+// updateRing requests, every PUT replaces an earlier response's answers.
+const updateRing = 4000
+
+// updates returns PUTs of the responses at prefix followed by 0 to updateRing-1, in turn, as the
+// widget sends them: after each question, the answers so far. Each lap changes the scores and
+// the choices, so that every update moves the counts.
+func updates(prefix string) func(int64) (*http.Request, error) {
+	return func(seq int64) (*http.Request, error) {
+		id, lap := seq%updateRing, seq/updateRing
+		body := fmt.Sprintf(`{"respondent":"user%d","data":{"nps":%d,"stars":%d,"favourite":%q,"comments":"lap %d"},`+
+			`"metadata":{"page":"/dashboard","plan":"pro","locale":"en-GB"}}`, id%1000, lap%11, 1+lap%5,
+			[]string{"Alerts", "Reports", "Exports"}[lap%3], lap)
+		r, err := http.NewRequest("PUT", prefix+strconv.FormatInt(id, 10), strings.NewReader(body))
+		if err == nil {
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("x-svc-pk", benchdata.PublishableKey)
 		}
 		return r, err
 	}
