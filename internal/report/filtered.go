@@ -2,11 +2,11 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
 )
@@ -64,15 +64,6 @@ func eachMatch(ctx context.Context, s store.Store, q store.ResponseQuery, f Filt
 	}
 }
 
-// answers decodes a stored response's answers.
-func answers(r store.Response) (survey.Answers, error) {
-	var a survey.Answers
-	if err := json.Unmarshal(r.Data, &a); err != nil {
-		return nil, fmt.Errorf("response %s: stored answers: %w", r.ID, err)
-	}
-	return a, nil
-}
-
 // maxFilteredRespondents bounds the set of respondents filtered stats keep to count each once.
 const maxFilteredRespondents = 100_000
 
@@ -97,14 +88,11 @@ func (fs *filteredStore) count(ctx context.Context, surveyID string, keys []stri
 	}
 	ring := make([]store.ResponseTexts, 0, keep)
 	n := 0
-	var obj objectReader
+	var obj answerjson.Reader
 	err := fs.each(ctx, surveyID, from, to, func(r store.Response) error {
-		a, ok := obj.answers(r.Data)
-		if !ok {
-			var err error
-			if a, err = answers(r); err != nil {
-				return err
-			}
+		a, err := obj.Decode(r.Data)
+		if err != nil {
+			return fmt.Errorf("response %s: %w", r.ID, err)
 		}
 		for _, c := range store.ResponseCounts(fs.def, a, r.Finished) {
 			if !slices.Contains(keys, c.Key) {

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // reused from one response to the next, so a matcher serves one goroutine.
 type matcher struct {
 	f   Filter
-	obj objectReader
+	obj answerjson.Reader
 	// passed tells, for each question the filter names, whether the response's answer (its
 	// last member of that name so far) passes.
 	passed map[string]bool
@@ -50,12 +51,12 @@ func (m *matcher) Match(r store.Response) bool {
 // names passes; it reports false for data that is not a JSON object and nothing else.
 func (m *matcher) read(data []byte) bool {
 	clear(m.passed)
-	return m.obj.each(data, func(id string) error {
+	return m.obj.Each(data, func(id string) error {
 		af, ok := m.f.answers[id]
 		if !ok {
-			return m.obj.dec.SkipValue()
+			return m.obj.Decoder().SkipValue()
 		}
-		v, err := m.obj.dec.ReadValue()
+		v, err := m.obj.Decoder().ReadValue()
 		if err == nil {
 			m.passed[id] = af.match(json.RawMessage(v)) // v is valid until the next read
 		}

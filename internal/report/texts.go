@@ -1,5 +1,7 @@
 package report
 
+import "github.com/svc-feedback/svc/internal/answerjson"
+
 // textReader finds the written answers in responses' texts (store.ResponseTexts), reading each
 // as a stream of tokens. A summary reads up to latestScan responses a period for them:
 // decoding each into a map of raw values with encoding/json cost nine-tenths of the summary of
@@ -9,7 +11,7 @@ package report
 // It reads as encoding/json's Unmarshal into a map[string]json.RawMessage would: invalid
 // JSON gives nothing, and of two members with the same name, the last counts.
 type textReader struct {
-	obj objectReader
+	obj answerjson.Reader
 	// found holds a response's written answers until the whole of it has been read.
 	found []foundText
 }
@@ -26,10 +28,10 @@ func newTextReader() *textReader { return &textReader{} }
 // order they come. The result is valid until the next call.
 func (t *textReader) written(texts []byte, open map[string]map[string]bool) []foundText {
 	t.found = t.found[:0]
-	ok := t.obj.each(texts, func(id string) error {
+	ok := t.obj.Each(texts, func(id string) error {
 		options, ok := open[id]
 		if !ok {
-			return t.obj.dec.SkipValue()
+			return t.obj.Decoder().SkipValue()
 		}
 		t.drop(id) // the last of duplicate members counts
 		text, ok, err := t.text(options)
@@ -59,9 +61,9 @@ func (t *textReader) drop(id string) {
 // of a select question, one that is not among its options. A null reads as an empty string,
 // as encoding/json reads it. The error is the decoder's: the texts are not valid JSON.
 func (t *textReader) text(options map[string]bool) (string, bool, error) {
-	switch t.obj.dec.PeekKind() {
+	switch t.obj.Decoder().PeekKind() {
 	case '"', 'n':
-		tok, err := t.obj.dec.ReadToken()
+		tok, err := t.obj.Decoder().ReadToken()
 		if err != nil {
 			return "", false, err
 		}
@@ -75,28 +77,28 @@ func (t *textReader) text(options map[string]bool) (string, bool, error) {
 			return t.freeText(options)
 		}
 	}
-	return "", false, t.obj.dec.SkipValue()
+	return "", false, t.obj.Decoder().SkipValue()
 }
 
 // freeText reads the next value, an array, and returns its first string that is not among
 // options, when every element is a string (or null, which reads as an empty string).
 func (t *textReader) freeText(options map[string]bool) (string, bool, error) {
-	if _, err := t.obj.dec.ReadToken(); err != nil { // [
+	if _, err := t.obj.Decoder().ReadToken(); err != nil { // [
 		return "", false, err
 	}
 	var (
 		text         string
 		found, other bool
 	)
-	for k := t.obj.dec.PeekKind(); k != ']'; k = t.obj.dec.PeekKind() {
+	for k := t.obj.Decoder().PeekKind(); k != ']'; k = t.obj.Decoder().PeekKind() {
 		if k != '"' && k != 'n' {
 			other = true // an element that is not a string: no free text in this answer
-			if err := t.obj.dec.SkipValue(); err != nil {
+			if err := t.obj.Decoder().SkipValue(); err != nil {
 				return "", false, err
 			}
 			continue
 		}
-		tok, err := t.obj.dec.ReadToken()
+		tok, err := t.obj.Decoder().ReadToken()
 		if err != nil {
 			return "", false, err
 		}
@@ -108,7 +110,7 @@ func (t *textReader) freeText(options map[string]bool) (string, bool, error) {
 			text, found = s, true
 		}
 	}
-	if _, err := t.obj.dec.ReadToken(); err != nil { // ]
+	if _, err := t.obj.Decoder().ReadToken(); err != nil { // ]
 		return "", false, err
 	}
 	return text, found && !other, nil

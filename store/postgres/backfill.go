@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
@@ -68,6 +69,7 @@ func backfillSurvey(ctx context.Context, tx pgx.Tx, surveyID string, def *survey
 			return err
 		}
 		var page []countRow
+		var answers answerjson.Reader
 		n := 0
 		for rows.Next() {
 			var data string
@@ -77,7 +79,7 @@ func backfillSurvey(ctx context.Context, tx pgx.Tx, surveyID string, def *survey
 				return err
 			}
 			n++
-			counts, err := sqlrow.StoredCounts(def, []byte(data), finished)
+			counts, err := sqlrow.StoredCounts(&answers, def, []byte(data), finished)
 			if err != nil {
 				rows.Close()
 				return err

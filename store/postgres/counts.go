@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/countlog"
 	"github.com/svc-feedback/svc/store/internal/rollup"
@@ -269,13 +270,14 @@ func (s *Store) addStoredCounts(ctx context.Context, tx pgx.Tx, counts map[int]i
 		return err
 	}
 	defer rows.Close()
+	var answers answerjson.Reader
 	for rows.Next() {
 		var data string
 		var finished bool
 		if err := rows.Scan(&data, &finished); err != nil {
 			return err
 		}
-		if err := sqlrow.AddKeyCounts(counts, sign, &sv.Definition, key, []byte(data), finished); err != nil {
+		if err := sqlrow.AddKeyCounts(&answers, counts, sign, &sv.Definition, key, []byte(data), finished); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,7 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 	if err != nil {
 		return false, err
 	}
-	counts, err := sqlrow.StoredCounts(&sv.Definition, r.Data, r.Finished)
+	counts, err := sqlrow.StoredCounts(nil, &sv.Definition, r.Data, r.Finished)
 	if err != nil {
 		return false, err
 	}

@@ -107,7 +107,7 @@ func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
 		op.err = fmt.Errorf("put response %s: %w", w.ID, store.Conflictf("the id belongs to another respondent's response"))
 		return
 	}
-	oldCounts, err := sqlrow.StoredCounts(&sv.Definition, old.Data, old.Finished)
+	oldCounts, err := sqlrow.StoredCounts(nil, &sv.Definition, old.Data, old.Finished)
 	if err != nil {
 		op.err = fmt.Errorf("put response %s: %w", w.ID, err)
 		return

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/sqlrow"
 	"github.com/svc-feedback/svc/survey"
@@ -67,6 +68,7 @@ func backfillSurvey(ctx context.Context, tx *sql.Tx, surveyID string, def *surve
 		return err
 	}
 	defer rows.Close()
+	var answers answerjson.Reader
 	for rows.Next() {
 		var data []byte
 		var finished bool
@@ -74,7 +76,7 @@ func backfillSurvey(ctx context.Context, tx *sql.Tx, surveyID string, def *surve
 		if err := rows.Scan(&data, &finished, &at); err != nil {
 			return err
 		}
-		counts, err := sqlrow.StoredCounts(def, data, finished)
+		counts, err := sqlrow.StoredCounts(&answers, def, data, finished)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/countlog"
 	"github.com/svc-feedback/svc/store/internal/rollup"
@@ -206,13 +207,14 @@ func (s *Store) addStoredCounts(ctx context.Context, tx *sql.Tx, counts map[int]
 		return s.mapErr(err, "answer counts")
 	}
 	defer rows.Close()
+	var answers answerjson.Reader
 	for rows.Next() {
 		var data []byte
 		var finished bool
 		if err := rows.Scan(&data, &finished); err != nil {
 			return s.mapErr(err, "answer counts")
 		}
-		if err := sqlrow.AddKeyCounts(counts, sign, &sv.Definition, key, data, finished); err != nil {
+		if err := sqlrow.AddKeyCounts(&answers, counts, sign, &sv.Definition, key, data, finished); err != nil {
 			return err
 		}
 	}

@@ -49,7 +49,7 @@ func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (string, 
 	if err != nil {
 		return "", s.mapErr(err, "delete response "+id)
 	}
-	counts, err := sqlrow.StoredCounts(&sv.Definition, data, finished)
+	counts, err := sqlrow.StoredCounts(&s.answers, &sv.Definition, data, finished)
 	if err != nil {
 		return "", fmt.Errorf("delete response %s: %w", id, err)
 	}

@@ -62,7 +62,7 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		case oldRespondent != w.Respondent:
 			return fmt.Errorf("put response %s: %w", w.ID, store.Conflictf("the id belongs to another respondent's response"))
 		}
-		old, err := sqlrow.StoredCounts(&sv.Definition, oldData, oldFinished)
+		old, err := sqlrow.StoredCounts(&s.answers, &sv.Definition, oldData, oldFinished)
 		if err != nil {
 			return fmt.Errorf("put response %s: %w", w.ID, err)
 		}

@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/internal/cuid2"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/personcache"
@@ -121,6 +122,9 @@ type Store struct {
 	// op and pending are the counter changes of the running write and of the batch's
 	// successful writes (see deltas.go); only the writer goroutine touches them.
 	op, pending *deltas
+	// answers decodes the stored answers whose counts a write changes; only the writer
+	// goroutine uses it.
+	answers answerjson.Reader
 	// opPool recycles write ops with their reply channels: two allocations fewer per write.
 	opPool   sync.Pool
 	onCommit func(writes int, took time.Duration)

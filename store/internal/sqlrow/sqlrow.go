@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/answerjson"
 	"github.com/svc-feedback/svc/internal/jsonappend"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
@@ -83,19 +84,22 @@ func Trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.
 	return page, &c
 }
 
-// StoredCounts are the counts (store.Counts) of a response's stored data.
-func StoredCounts(def *survey.Definition, data []byte, finished bool) ([]store.Count, error) {
-	var a survey.Answers
-	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf("stored answers: %w", err)
+// StoredCounts are the counts (store.Counts) of a response's stored data, which it decodes
+// with r: a Reader that serves the caller's goroutine, kept from one call to the next, or nil
+// for one of its own.
+func StoredCounts(r *answerjson.Reader, def *survey.Definition, data []byte, finished bool) ([]store.Count, error) {
+	a, err := r.Decode(data)
+	if err != nil {
+		return nil, err
 	}
 	return store.ResponseCounts(def, a, finished), nil
 }
 
 // AddKeyCounts adds sign times what a stored response adds under key (store.Counts) to counts,
 // dropping numbers that come to zero: a store's count of the part of a minute at a range's edge.
-func AddKeyCounts(counts map[int]int64, sign int64, def *survey.Definition, key string, data []byte, finished bool) error {
-	cs, err := StoredCounts(def, data, finished)
+// It decodes data with r, as StoredCounts does.
+func AddKeyCounts(r *answerjson.Reader, counts map[int]int64, sign int64, def *survey.Definition, key string, data []byte, finished bool) error {
+	cs, err := StoredCounts(r, def, data, finished)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package report
+package answerjson
 
 import (
 	"encoding/json"
@@ -21,17 +21,17 @@ var answersCases = []string{
 	`{"a":2,"a":null}`, `null`, `[]`, `"x"`, `{"a":1} {}`, `{"a":1`, `{"a":1,}`, ` { "a" : [ "x" , "y" ] } `, ``,
 }
 
-// answersByUnmarshal is how the stored answers are decoded without objectReader.
+// answersByUnmarshal is how the stored answers are decoded without Reader.
 func answersByUnmarshal(data []byte) (survey.Answers, error) {
 	var a survey.Answers
 	err := json.Unmarshal(data, &a)
 	return a, err
 }
 
-// Whatever objectReader decodes, encoding/json decodes alike; and it takes the plain answers,
+// Whatever Reader decodes, encoding/json decodes alike; and it takes the plain answers,
 // which are nearly all of them, rather than leaving everything to encoding/json.
 func TestAnswersAsEncodingJSON(t *testing.T) {
-	var o objectReader
+	var o Reader
 	plain := 0
 	for _, c := range answersCases {
 		if checkAnswers(t, &o, []byte(c)) {
@@ -39,32 +39,48 @@ func TestAnswersAsEncodingJSON(t *testing.T) {
 		}
 	}
 	if plain < 8 {
-		t.Errorf("objectReader decoded %d of the cases, want the plain ones", plain)
+		t.Errorf("Reader decoded %d of the cases, want the plain ones", plain)
 	}
 }
 
-// checkAnswers compares objectReader's answers of data with encoding/json's, reporting whether
-// objectReader decoded them.
-func checkAnswers(t *testing.T, o *objectReader, data []byte) bool {
+// checkAnswers compares Reader's answers of data with encoding/json's, reporting whether
+// Reader decoded them itself; Decode, whichever decodes, must give encoding/json's answers, or
+// fail where it fails.
+func checkAnswers(t *testing.T, o *Reader, data []byte) bool {
 	t.Helper()
-	got, ok := o.answers(data)
+	want, wantErr := answersByUnmarshal(data)
+	decoded, err := o.Decode(data)
+	if (err != nil) != (wantErr != nil) {
+		t.Errorf("%q: Decode: %v, encoding/json: %v", data, err, wantErr)
+	} else if diff := cmp.Diff(want, decoded); err == nil && diff != "" {
+		t.Errorf("%q: Decode (-encoding/json +Decode):\n%s", data, diff)
+	}
+	got, ok := o.Answers(data)
 	if !ok {
 		return false
 	}
-	want, err := answersByUnmarshal(data)
-	if err != nil {
-		t.Errorf("%q: objectReader decoded %v, encoding/json fails: %v", data, got, err)
+	if wantErr != nil {
+		t.Errorf("%q: Reader decoded %v, encoding/json fails: %v", data, got, wantErr)
 	} else if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%q: answers (-encoding/json +objectReader):\n%s", data, diff)
+		t.Errorf("%q: answers (-encoding/json +Reader):\n%s", data, diff)
 	}
 	return true
+}
+
+// A nil Reader decodes with one of its own.
+func TestNilReaderDecodes(t *testing.T) {
+	var o *Reader
+	got, err := o.Decode([]byte(`{"nps":9,"missing":["Speed"]}`))
+	if want := (survey.Answers{"nps": survey.Number(9), "missing": survey.Choices{"Speed"}}); err != nil || !cmp.Equal(want, got) {
+		t.Errorf("Decode: %v, %v; want %v", got, err, want)
+	}
 }
 
 func FuzzAnswers(f *testing.F) {
 	for _, c := range answersCases {
 		f.Add([]byte(c))
 	}
-	var o objectReader
+	var o Reader
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkAnswers(t, &o, data)
 	})
