@@ -22,7 +22,8 @@ type Options struct {
 	Logger *slog.Logger
 	// AccessLog, when set, receives one line per request: method, route pattern (never the
 	// path, which holds respondent ids), status, duration and bytes; never a key, a body or a
-	// query string. Off when nil.
+	// query string. Off when nil. Its handler runs on the request's path: a
+	// logbuf.Handler formats and writes the lines off it, as examples/server does.
 	AccessLog *slog.Logger
 	// Now is the clock; nil means time.Now. Tests inject their own.
 	Now func() time.Time

@@ -66,8 +66,7 @@ func (h *Handler) Enabled(ctx context.Context, level slog.Level) bool {
 func (h *Handler) Handle(ctx context.Context, r slog.Record) error {
 	e := queued{h: h.h, ctx: context.WithoutCancel(ctx), r: resolved(r)}
 	if !h.sink.q.add(e) {
-		h.sink.out([]queued{e})
-		return h.sink.firstErr()
+		return h.sink.write([]queued{e})
 	}
 	return nil
 }
@@ -123,24 +122,37 @@ func (h *Handler) Close() error {
 	return h.sink.firstErr()
 }
 
-// out formats a batch of records and writes it in one call. The queue's goroutine calls it, or
-// after Close a caller of Handle, under the sink's lock.
-func (s *sink) out(batch []queued) {
+// out formats a batch of records and writes it in one call, for the queue's goroutine.
+func (s *sink) out(batch []queued) { _ = s.write(batch) }
+
+// write formats a batch of records and writes it in one call, under the sink's lock: from the
+// queue's goroutine, or after Close from a caller of Handle. It returns the first error of the
+// batch, and keeps the first of all for Close.
+func (s *sink) write(batch []queued) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := range batch {
-		if err := batch[i].h.Handle(batch[i].ctx, batch[i].r); err != nil && s.err == nil {
+	var first error
+	keep := func(err error) {
+		if first == nil {
+			first = err
+		}
+		if s.err == nil {
 			s.err = err
+		}
+	}
+	for i := range batch {
+		if err := batch[i].h.Handle(batch[i].ctx, batch[i].r); err != nil {
+			keep(err)
 		}
 		batch[i] = queued{} // lets go of the context and the record's values
 	}
-	if s.buf.Len() == 0 {
-		return
+	if s.buf.Len() > 0 {
+		if _, err := s.w.Write(s.buf.Bytes()); err != nil {
+			keep(err)
+		}
+		s.buf.Reset()
 	}
-	if _, err := s.w.Write(s.buf.Bytes()); err != nil && s.err == nil {
-		s.err = err
-	}
-	s.buf.Reset()
+	return first
 }
 
 func (s *sink) firstErr() error {

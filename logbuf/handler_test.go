@@ -149,7 +149,8 @@ type failing struct{}
 
 func (failing) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
-// The writer's error is not the request's: Close reports it.
+// The writer's error is not the request's: Close reports it, and Handle only once it writes
+// through, after Close.
 func TestHandlerCloseReportsTheWritersError(t *testing.T) {
 	h := logbuf.NewHandler(failing{}, textHandler)
 	if err := h.Handle(context.Background(), slog.NewRecord(time.Time{}, slog.LevelInfo, "request", 0)); err != nil {
@@ -157,5 +158,8 @@ func TestHandlerCloseReportsTheWritersError(t *testing.T) {
 	}
 	if err := h.Close(); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("Close: %v, want the writer's error", err)
+	}
+	if err := h.Handle(context.Background(), slog.NewRecord(time.Time{}, slog.LevelInfo, "late", 0)); err == nil {
+		t.Error("Handle after Close: nil, want the writer's error: the record is written at once")
 	}
 }
