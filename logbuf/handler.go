@@ -3,6 +3,7 @@ package logbuf
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -141,7 +142,7 @@ func (s *sink) write(batch []queued) error {
 		}
 	}
 	for i := range batch {
-		if err := batch[i].h.Handle(batch[i].ctx, batch[i].r); err != nil {
+		if err := s.handle(batch[i]); err != nil {
 			keep(err)
 		}
 		batch[i] = queued{} // lets go of the context and the record's values
@@ -153,6 +154,20 @@ func (s *sink) write(batch []queued) error {
 		s.buf.Reset()
 	}
 	return first
+}
+
+// handle formats one record into the buffer. A handler that panics loses its record, not the
+// process: on the request's path, net/http would have recovered the panic; here nothing
+// would. What the handler wrote of the record is taken back.
+func (s *sink) handle(e queued) (err error) {
+	n := s.buf.Len()
+	defer func() {
+		if p := recover(); p != nil {
+			s.buf.Truncate(n)
+			err = fmt.Errorf("logbuf: the handler panicked on the record %q: %v", e.r.Message, p)
+		}
+	}()
+	return e.h.Handle(e.ctx, e.r)
 }
 
 func (s *sink) firstErr() error {

@@ -163,3 +163,35 @@ func TestHandlerCloseReportsTheWritersError(t *testing.T) {
 		t.Error("Handle after Close: nil, want the writer's error: the record is written at once")
 	}
 }
+
+// panicky is a handler that panics on the record "boom", having written part of its line.
+type panicky struct {
+	slog.Handler
+	w io.Writer
+}
+
+func (p panicky) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "boom" {
+		_, _ = io.WriteString(p.w, "half a line")
+		panic("formatting failed")
+	}
+	return p.Handler.Handle(ctx, r)
+}
+
+// A handler that panics loses the record it panicked on, and nothing else: the lines around it
+// come out whole, and Close reports the panic.
+func TestHandlerSurvivesAPanickingHandler(t *testing.T) {
+	var out lockedBuffer
+	h := logbuf.NewHandler(&out, func(w io.Writer) slog.Handler { return panicky{textHandler(w), w} })
+	log := slog.New(h)
+	log.Info("before")
+	log.Info("boom")
+	log.Info("after")
+	err := h.Close()
+	if want := "msg=before\nmsg=after\n"; out.b.String() != want {
+		t.Errorf("got %q, want %q", out.b.String(), want)
+	}
+	if err == nil || !strings.Contains(err.Error(), "formatting failed") {
+		t.Errorf("Close: %v, want the panic", err)
+	}
+}
