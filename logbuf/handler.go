@@ -26,7 +26,7 @@ const (
 // that do not change (strings, numbers, times, durations), as an access log does; a
 // slog.LogValuer is resolved when the record is queued. The handler it wraps gets each record
 // with its context, without its cancellation (see context.WithoutCancel), since the request
-// has usually ended by then.
+// has usually ended by then. A record that handler panics on is dropped, and Close reports it.
 type Handler struct {
 	h    slog.Handler
 	sink *sink
