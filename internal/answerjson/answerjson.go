@@ -63,7 +63,7 @@ func (o *Reader) Each(data []byte, member func(id string) error) bool {
 // errNotPlain stops answers at a value it leaves to encoding/json.
 var errNotPlain = errors.New("answerjson: an answer that is not a plain string, number or list of strings")
 
-// Answers decodes stored answers as survey.Answers' UnmarshalJSON does, reading the plain
+// answers decodes stored answers as survey.Answers' UnmarshalJSON does, reading the plain
 // answers (a string, a number, a list of strings) as tokens into their typed values. It
 // reports false, leaving the decoding to encoding/json, for anything else: a number out of
 // float64's range, null, an object (a bug report), a list holding something other than
@@ -71,7 +71,7 @@ var errNotPlain = errors.New("answerjson: an answer that is not a plain string, 
 // replacement character, where encoding/json's replacements are the reference (FuzzAnswers
 // found the two alike there, but the rare case is not worth the risk). Decoding a map of
 // values with encoding/json and typing each was a fifth of a filtered summary's CPU.
-func (o *Reader) Answers(data []byte) (survey.Answers, bool) {
+func (o *Reader) answers(data []byte) (survey.Answers, bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
@@ -138,12 +138,13 @@ func (o *Reader) plainText() (survey.Text, error) {
 }
 
 // Decode decodes stored answers as survey.Answers' UnmarshalJSON does: the plain ones as
-// Answers does, the rest with encoding/json. A nil Reader decodes with a Reader of its own.
+// tokens (see answers), the rest with encoding/json. A nil Reader decodes with a Reader of its
+// own.
 func (o *Reader) Decode(data []byte) (survey.Answers, error) {
 	if o == nil {
 		o = &Reader{}
 	}
-	if a, ok := o.Answers(data); ok {
+	if a, ok := o.answers(data); ok {
 		return a, nil
 	}
 	var a survey.Answers

@@ -55,7 +55,7 @@ func checkAnswers(t *testing.T, o *Reader, data []byte) bool {
 	} else if diff := cmp.Diff(want, decoded); err == nil && diff != "" {
 		t.Errorf("%q: Decode (-encoding/json +Decode):\n%s", data, diff)
 	}
-	got, ok := o.Answers(data)
+	got, ok := o.answers(data)
 	if !ok {
 		return false
 	}
