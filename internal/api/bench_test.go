@@ -52,6 +52,7 @@ func BenchmarkLarge(b *testing.B) {
 		{"SummaryLast30Days", base + "/summary?timeRange=last-30-days", h},
 		{"SummaryLast30DaysAfternoon", base + "/summary?timeRange=last-30-days", hAfternoon},
 		{"SummaryAllTime", base + "/summary", h},
+		{"SummaryQuarter", base + "/summary?timeRange=q2-2026", h},
 		{"TrendsYearOfWeeks", base + "/trends?interval=week&timeRange=custom_2025-11-01_2026-10-31", h},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
