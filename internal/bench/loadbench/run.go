@@ -258,12 +258,7 @@ func updates(prefix string) func(int64) (*http.Request, error) {
 		body := fmt.Sprintf(`{"respondent":"user%d","data":{"nps":%d,"stars":%d,"favourite":%q,"comments":"lap %d"},`+
 			`"metadata":{"page":"/dashboard","plan":"pro","locale":"en-GB"}}`, id%1000, lap%11, 1+lap%5,
 			[]string{"Alerts", "Reports", "Exports"}[lap%3], lap)
-		r, err := http.NewRequest("PUT", prefix+strconv.FormatInt(id, 10), strings.NewReader(body))
-		if err == nil {
-			r.Header.Set("Content-Type", "application/json")
-			r.Header.Set("x-svc-pk", benchdata.PublishableKey)
-		}
-		return r, err
+		return request("PUT", prefix+strconv.FormatInt(id, 10), body)(seq) // the same headers as the other PUTs
 	}
 }
 
