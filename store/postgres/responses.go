@@ -132,7 +132,10 @@ func (s *Store) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]sto
 	)
 	err := s.read(q.SurveyID, func(pool *pgxpool.Pool) (err error) {
 		page, next, err = s.responseTexts(ctx, pool, q)
-		return err
+		if plain, ok := withoutAnswerTerms(q, err); ok {
+			page, next, err = s.responseTexts(ctx, pool, plain)
+		}
+		return s.mapErr(err, "list response texts")
 	})
 	return page, next, err
 }
@@ -141,7 +144,7 @@ func (s *Store) responseTexts(ctx context.Context, pool *pgxpool.Pool, q store.R
 	sql, args := pageQuery(`SELECT id, created_at, texts FROM responses`, q)
 	rows, err := pool.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, nil, s.mapErr(err, "list response texts")
+		return nil, nil, err
 	}
 	defer rows.Close()
 	var page []store.ResponseTexts
@@ -152,7 +155,7 @@ func (s *Store) responseTexts(ctx context.Context, pool *pgxpool.Pool, q store.R
 			texts   *string
 		)
 		if err := rows.Scan(&t.ID, &created, &texts); err != nil {
-			return nil, nil, s.mapErr(err, "list response texts")
+			return nil, nil, err
 		}
 		t.CreatedAt = sqlrow.FromMS(created)
 		if texts != nil {
@@ -161,7 +164,7 @@ func (s *Store) responseTexts(ctx context.Context, pool *pgxpool.Pool, q store.R
 		page = append(page, t)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, s.mapErr(err, "list response texts")
+		return nil, nil, err
 	}
 	page, next := sqlrow.Trim(page, q.Limit, func(t store.ResponseTexts) store.Cursor { return store.Cursor{CreatedAt: t.CreatedAt, ID: t.ID} })
 	return page, next, nil
@@ -184,10 +187,10 @@ func pageQuery(selection string, q store.ResponseQuery) (string, []any) {
 		sql += ` AND created_at <= ` + arg(sqlrow.MS(before))
 	}
 	if n := q.Narrow; n != nil && n.Finished != nil {
-		// Of a filter's terms, only finished is tested here. Answers are kept as text, and a
-		// cast to jsonb to test a score or a choice would fail the whole read on one row that
-		// does not hold JSON; the caller tests every response it gets anyway.
 		sql += ` AND finished = ` + arg(*n.Finished)
+	}
+	if path, vars := answersPath(q.Narrow); path != "" {
+		sql += ` AND jsonb_path_exists(data::jsonb, ` + arg(path) + `::jsonpath, ` + arg(string(vars)) + `::jsonb, true)`
 	}
 	cmp, order := "<", "DESC"
 	if q.Oldest {
@@ -213,7 +216,10 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 	)
 	err := s.read(q.SurveyID, func(pool *pgxpool.Pool) (err error) {
 		page, next, err = s.responses(ctx, pool, q)
-		return err
+		if plain, ok := withoutAnswerTerms(q, err); ok {
+			page, next, err = s.responses(ctx, pool, plain)
+		}
+		return s.mapErr(err, "list responses")
 	})
 	return page, next, err
 }
@@ -222,7 +228,7 @@ func (s *Store) responses(ctx context.Context, pool *pgxpool.Pool, q store.Respo
 	sql, args := pageQuery(`SELECT `+responseColumns+` FROM responses`, q)
 	rows, err := pool.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, nil, s.mapErr(err, "list responses")
+		return nil, nil, err
 	}
 	defer rows.Close()
 	var page []store.Response
@@ -230,7 +236,7 @@ func (s *Store) responses(ctx context.Context, pool *pgxpool.Pool, q store.Respo
 	for len(page) <= limit && rows.Next() {
 		r, err := scanResponse(rows)
 		if err != nil {
-			return nil, nil, s.mapErr(err, "list responses")
+			return nil, nil, err
 		}
 		r.Telemetry = nil // lists leave it out; Response returns it
 		page = append(page, r)
@@ -240,7 +246,7 @@ func (s *Store) responses(ctx context.Context, pool *pgxpool.Pool, q store.Respo
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, nil, s.mapErr(err, "list responses")
+		return nil, nil, err
 	}
 	page, next := sqlrow.Trim(page, limit, func(r store.Response) store.Cursor { return store.Cursor{CreatedAt: r.CreatedAt, ID: r.ID} })
 	return page, next, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/svc-feedback/svc/store"
+	"github.com/svc-feedback/svc/store/internal/sqlrow"
 )
 
 // narrow adds the terms of n (store.ResponseQuery.Narrow) to a query of responses, so that
@@ -31,7 +32,7 @@ func narrow(sqlq string, args []any, n *store.Narrowing) (string, []any) {
 			continue
 		}
 		terms = append(terms, `json_extract(data, ?) BETWEEN +? AND +?`)
-		args = append(args, answerPath(b.QuestionID), widen(b.Min, -1), widen(b.Max, 1))
+		args = append(args, answerPath(b.QuestionID), sqlrow.Widen(b.Min, -1), sqlrow.Widen(b.Max, 1))
 	}
 	for _, c := range n.Choices {
 		if !pathSafe(c.QuestionID) || len(c.Values) == 0 {
@@ -48,14 +49,6 @@ func narrow(sqlq string, args []any, n *store.Narrowing) (string, []any) {
 		sqlq += ` AND json_valid(data) AND ` + strings.Join(terms, ` AND `)
 	}
 	return sqlq, args
-}
-
-// widen moves a bound a billionth of itself outwards (in the direction of sign): SQLite reads a
-// stored number's text with its own code, which may land a bit away from where Go's reading
-// does, and a score on the bound must not be left out for it. The caller tests each response
-// against the exact bound.
-func widen(bound float64, sign float64) float64 {
-	return bound + sign*(math.Abs(bound)*1e-9+math.SmallestNonzeroFloat64)
 }
 
 // answerPath is the JSON path of the answer to a question.

@@ -58,20 +58,30 @@ var narrowings = func() []store.Narrowing {
 
 // testResponseNarrow: a query's Narrow never costs a response that passes it
 // (store.Narrowing.Passes), newest or oldest first, a page at a time, with or without a byte
-// budget; a Store may let through more, which its caller tests again.
+// budget; a Store may let through more, which its caller tests again. It holds as well when a
+// response's answers hold a text that a database's own JSON may refuse (PostgreSQL's jsonb
+// refuses a U+0000), among answers it reads.
 func testResponseNarrow(t *testing.T, s store.Store) {
-	ctx := t.Context()
 	mustTeam(t, s, "a")
+	t.Run("answers", func(t *testing.T) { checkNarrowings(t, s, narrowAnswers) })
+	nul := append(slices.Clone(narrowAnswers), survey.Answers{"nps": survey.Number(9), "favourite": survey.Text("Alerts\x00")})
+	t.Run("a U+0000 among them", func(t *testing.T) { checkNarrowings(t, s, nul) })
+}
+
+// checkNarrowings writes a survey of team "a" with two responses of each of answers (one
+// finished), and checks every narrowing against it.
+func checkNarrowings(t *testing.T, s store.Store, answers []survey.Answers) {
+	ctx := t.Context()
 	sv := mustSurvey(t, s, newSurvey("a", t0))
-	for i, a := range narrowAnswers {
+	for i, a := range answers {
 		for j, finished := range []bool{false, true} {
 			put(t, s, store.ResponseWrite{SurveyID: sv.ID, ID: ids.New(), Respondent: "r", Data: a, Finished: finished,
 				At: t0.Add(time.Duration(2*i+j) * time.Minute)})
 		}
 	}
 	all, next, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 100})
-	if err != nil || next != nil || len(all) != 2*len(narrowAnswers) {
-		t.Fatalf("Responses = %d, next %v, %v; want %d", len(all), next, err, 2*len(narrowAnswers))
+	if err != nil || next != nil || len(all) != 2*len(answers) {
+		t.Fatalf("Responses = %d, next %v, %v; want %d", len(all), next, err, 2*len(answers))
 	}
 	for _, n := range narrowings {
 		var want []string // newest first
@@ -165,36 +175,48 @@ func CreateSampleSurvey(t testing.TB, s store.Store, t0 time.Time) store.Survey 
 	return sv
 }
 
-// WriteNarrowable creates a team and an active survey in s (CreateSampleSurvey) and writes one
-// response for each of answers, for NarrowedIDs: ids "a", "b", ... in order, a minute apart,
-// every other one finished (the first, "a", included). It returns the survey's id.
-func WriteNarrowable(t testing.TB, s store.Store, answers []survey.Answers) string {
-	t.Helper()
+// NarrowsInTheQuery checks that s tests a query's Narrow itself (finished, a score's bounds, a
+// choice's values), so that a page holds only the responses that pass it, for a backend's own
+// tests: the conformance suite checks that none that passes is left out, and cannot ask more,
+// since a Store may ignore the hint; a backend that means to honour it must not, or filters read
+// every response again.
+func NarrowsInTheQuery(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	sv := CreateSampleSurvey(t, s, t0)
-	for i, a := range answers {
+	for i, a := range []survey.Answers{
+		{"nps": survey.Number(9), "missing": survey.Choices{"Docs"}},
+		{"nps": survey.Number(4), "missing": survey.Choices{"Docs", "Speed"}},
+		{"nps": survey.Number(10), "missing": survey.Choices{"Speed"}},
+		{"nps": survey.Text("10"), "missing": survey.Text("Docs")},
+		{"missing": survey.Choices{"Docs"}},
+	} {
+		// Ids "a" to "e", a minute apart, every other one finished ("a" included).
 		if _, _, err := s.PutResponse(ctx, store.ResponseWrite{SurveyID: sv.ID, ID: string(rune('a' + i)), Respondent: "r",
 			Data: a, Finished: i%2 == 0, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return sv.ID
-}
-
-// NarrowedIDs returns, newest first, the ids of the first 100 responses of the survey that s
-// lists for the narrowing n. A Store may return more than passes n, so the suite cannot check
-// which are left out; a backend's own tests use it to check that its query does leave out what
-// it means to.
-func NarrowedIDs(t testing.TB, s store.Store, surveyID string, n store.Narrowing) []string {
-	t.Helper()
-	page, _, err := s.Responses(t.Context(), store.ResponseQuery{SurveyID: surveyID, Limit: 100, Narrow: &n})
-	if err != nil {
-		t.Fatal(err)
+	done, open := true, false
+	for _, c := range []struct {
+		n    store.Narrowing
+		want []string // newest first
+	}{
+		{store.Narrowing{Finished: &done}, []string{"e", "c", "a"}},
+		{store.Narrowing{Finished: &open}, []string{"d", "b"}},
+		{store.Narrowing{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 9, Max: 10}}}, []string{"c", "a"}},
+		{store.Narrowing{Scores: []store.ScoreBound{{QuestionID: "nps", Min: math.Inf(-1), Max: 9}}}, []string{"b", "a"}},
+		{store.Narrowing{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "d", "b", "a"}},
+		{store.Narrowing{Finished: &done, Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Docs"}}}}, []string{"e", "a"}},
+		{store.Narrowing{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 5, Max: 10}},
+			Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: []string{"Speed", "Price"}}}}, []string{"c"}},
+	} {
+		page, _, err := s.Responses(ctx, store.ResponseQuery{SurveyID: sv.ID, Limit: 100, Narrow: &c.n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := idsOf(page); !slices.Equal(got, c.want) {
+			t.Errorf("narrowing %+v: %v, want %v", c.n, got, c.want)
+		}
 	}
-	ids := make([]string, len(page))
-	for i, r := range page {
-		ids[i] = r.ID
-	}
-	return ids
 }
