@@ -56,7 +56,7 @@ func answersPath(n *store.Narrowing) (path string, vars []byte) {
 	}
 	for i, c := range n.Choices {
 		key, ok := pathKey(c.QuestionID)
-		if !ok || len(c.Values) == 0 {
+		if !ok || len(c.Values) == 0 || len(values)+len(c.Values) > sqlrow.MaxNarrowValues {
 			continue
 		}
 		anyOf := make([]string, len(c.Values))

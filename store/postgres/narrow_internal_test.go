@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,6 +51,36 @@ func TestAnswersPathReadsEveryID(t *testing.T) {
 			} else if !found {
 				t.Errorf("id %q: path %s with %s finds nothing in %s", id, path, vars, doc)
 			}
+		}
+	}
+}
+
+// TestAnswersPathOfManyValues: a Narrowing of more values than a path holds still reads (a
+// Store takes any Narrowing, though a filter holds at most 50 values): the choice that does
+// not fit is left to the caller, and the rest still narrow.
+func TestAnswersPathOfManyValues(t *testing.T) {
+	s, _ := openWithSurvey(t, store.NewSurveyID(), nil)
+	many := make([]string, 20_000)
+	for i := range many {
+		many[i] = "v" + strconv.Itoa(i)
+	}
+	n := store.Narrowing{
+		Scores:  []store.ScoreBound{{QuestionID: "nps", Min: 9, Max: 10}},
+		Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: many}, {QuestionID: "favourite", Values: []string{"Alerts"}}},
+	}
+	path, vars := answersPath(&n)
+	for doc, want := range map[string]bool{
+		`{"nps": 9, "missing": ["nothing"], "favourite": "Alerts"}`: true, // the many values are not tested
+		`{"nps": 9, "favourite": "Exports"}`:                        false,
+		`{"nps": 3, "favourite": "Alerts"}`:                         false,
+	} {
+		var found bool
+		if err := s.pool.QueryRow(t.Context(), `SELECT jsonb_path_exists($1::jsonb, $2::jsonpath, $3::jsonb, true)`,
+			doc, path, string(vars)).Scan(&found); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if found != want {
+			t.Errorf("%s: found %v, want %v (path %.200s)", doc, found, want, path)
 		}
 	}
 }

@@ -34,10 +34,12 @@ func narrow(sqlq string, args []any, n *store.Narrowing) (string, []any) {
 		terms = append(terms, `json_extract(data, ?) BETWEEN +? AND +?`)
 		args = append(args, answerPath(b.QuestionID), sqlrow.Widen(b.Min, -1), sqlrow.Widen(b.Max, 1))
 	}
+	values := 0
 	for _, c := range n.Choices {
-		if !pathSafe(c.QuestionID) || len(c.Values) == 0 {
+		if !pathSafe(c.QuestionID) || len(c.Values) == 0 || values+len(c.Values) > sqlrow.MaxNarrowValues {
 			continue
 		}
+		values += len(c.Values)
 		terms = append(terms, `EXISTS (SELECT 1 FROM json_each(data, ?) WHERE value IN (`+
 			strings.TrimSuffix(strings.Repeat("+?, ", len(c.Values)), ", ")+`))`)
 		args = append(args, answerPath(c.QuestionID))

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -63,14 +64,27 @@ var narrowings = func() []store.Narrowing {
 // refuses a U+0000), among answers it reads.
 func testResponseNarrow(t *testing.T, s store.Store) {
 	mustTeam(t, s, "a")
-	t.Run("answers", func(t *testing.T) { checkNarrowings(t, s, narrowAnswers) })
+	t.Run("answers", func(t *testing.T) { checkNarrowings(t, s, narrowAnswers, narrowings) })
 	nul := append(slices.Clone(narrowAnswers), survey.Answers{"nps": survey.Number(9), "favourite": survey.Text("Alerts\x00")})
-	t.Run("a U+0000 among them", func(t *testing.T) { checkNarrowings(t, s, nul) })
+	t.Run("a U+0000 among them", func(t *testing.T) { checkNarrowings(t, s, nul, narrowings) })
+	// A filter holds at most 50 values, but a Store takes any Narrowing.
+	many := make([]string, 40_000)
+	for i := range many {
+		many[i] = fmt.Sprint("value ", i)
+	}
+	many[len(many)-1] = "Docs"
+	t.Run("40,000 values", func(t *testing.T) {
+		checkNarrowings(t, s, narrowAnswers, []store.Narrowing{
+			{Choices: []store.ChoiceTerm{{QuestionID: "missing", Values: many}}},
+			{Scores: []store.ScoreBound{{QuestionID: "nps", Min: 9, Max: 10}}, Choices: []store.ChoiceTerm{
+				{QuestionID: "favourite", Values: many}, {QuestionID: "missing", Values: []string{"Speed"}}}},
+		})
+	})
 }
 
 // checkNarrowings writes a survey of team "a" with two responses of each of answers (one
-// finished), and checks every narrowing against it.
-func checkNarrowings(t *testing.T, s store.Store, answers []survey.Answers) {
+// finished), and checks each of ns against it.
+func checkNarrowings(t *testing.T, s store.Store, answers []survey.Answers, ns []store.Narrowing) {
 	ctx := t.Context()
 	sv := mustSurvey(t, s, newSurvey("a", t0))
 	for i, a := range answers {
@@ -83,7 +97,7 @@ func checkNarrowings(t *testing.T, s store.Store, answers []survey.Answers) {
 	if err != nil || next != nil || len(all) != 2*len(answers) {
 		t.Fatalf("Responses = %d, next %v, %v; want %d", len(all), next, err, 2*len(answers))
 	}
-	for _, n := range narrowings {
+	for _, n := range ns {
 		var want []string // newest first
 		for _, r := range all {
 			if n.Passes(r) {
@@ -91,7 +105,7 @@ func checkNarrowings(t *testing.T, s store.Store, answers []survey.Answers) {
 			}
 		}
 		if len(want) == len(all) {
-			t.Errorf("narrowing %+v: every response passes, which tests nothing", n)
+			t.Errorf("narrowing %s: every response passes, which tests nothing", describe(n))
 		}
 		for _, oldest := range []bool{false, true} {
 			for _, budget := range []int{0, 60} {
@@ -101,14 +115,23 @@ func checkNarrowings(t *testing.T, s store.Store, answers []survey.Answers) {
 					slices.Reverse(got)
 				}
 				if missing := missingFrom(want, got); len(missing) > 0 {
-					t.Errorf("narrowing %+v (oldest first %v, budget %d) left out %d responses that pass it", n, oldest, budget, len(missing))
+					t.Errorf("narrowing %s (oldest first %v, budget %d) left out %d responses that pass it", describe(n), oldest, budget, len(missing))
 				}
 				if !isSubsequence(got, idsOf(all)) {
-					t.Errorf("narrowing %+v (oldest first %v, budget %d): responses out of order or repeated", n, oldest, budget)
+					t.Errorf("narrowing %s (oldest first %v, budget %d): responses out of order or repeated", describe(n), oldest, budget)
 				}
 			}
 		}
 	}
+}
+
+// describe writes n for a test's message, cut short: a narrowing may hold 40,000 values.
+func describe(n store.Narrowing) string {
+	d := fmt.Sprintf("%+v", n)
+	if len(d) > 300 {
+		return d[:300] + "..."
+	}
+	return d
 }
 
 // narrowWalk reads every page of q and returns the ids in the order they came.
@@ -118,7 +141,7 @@ func narrowWalk(t *testing.T, s store.Store, q store.ResponseQuery, most int) []
 	for {
 		page, next, err := s.Responses(t.Context(), q)
 		if err != nil {
-			t.Fatalf("Responses(%+v): %v", q.Narrow, err)
+			t.Fatalf("Responses(%s): %v", describe(*q.Narrow), err)
 		}
 		for _, r := range page {
 			got = append(got, r.ID)

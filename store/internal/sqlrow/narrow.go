@@ -10,3 +10,9 @@ import "math"
 func Widen(bound float64, sign float64) float64 {
 	return bound + sign*(math.Abs(bound)*1e-9+math.SmallestNonzeroFloat64)
 }
+
+// MaxNarrowValues bounds the values a Store's query tests for a store.Narrowing's choices: a
+// filter holds at most 50, but a Store takes any Narrowing, and one of many thousand values
+// would fail the query (PostgreSQL recurses through a path's chain of ||, SQLite allows 32,766
+// parameters). A choice whose values would take its query past it is left to the caller.
+const MaxNarrowValues = 256
