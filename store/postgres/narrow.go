@@ -91,18 +91,19 @@ func pathKey(id string) (string, bool) {
 	return "@." + string(quoted), true
 }
 
-// withoutAnswerTerms returns q without its Narrow's score and choice terms, and true, when err
-// is PostgreSQL failing a query of q on a stored answer it could not read as jsonb: the answers
-// are kept as the JSON text they came in, and one that jsonb refuses (a U+0000 escaped in a
-// text) fails the whole query that casts it. The page is then read again, narrowed by finished
+// readNarrowed reads a page of q with read, and reads it again without the Narrow's score and
+// choice terms when PostgreSQL fails it on a stored answer it could not read as jsonb: the
+// answers are kept as the JSON text they came in, and one that jsonb refuses (a U+0000 escaped
+// in a text) fails the whole query that casts it. The second read is narrowed by finished
 // alone, and the caller tests the answers itself.
-func withoutAnswerTerms(q store.ResponseQuery, err error) (store.ResponseQuery, bool) {
+func readNarrowed[T any](q store.ResponseQuery, read func(store.ResponseQuery) ([]T, *store.Cursor, error)) ([]T, *store.Cursor, error) {
+	page, next, err := read(q)
 	var pe *pgconn.PgError
 	if n := q.Narrow; n == nil || len(n.Scores) == 0 && len(n.Choices) == 0 ||
 		!errors.As(err, &pe) || !strings.HasPrefix(pe.Code, "22") { // data_exception and its kin
-		return q, false
+		return page, next, err
 	}
 	plain := store.Narrowing{Finished: q.Narrow.Finished}
 	q.Narrow = &plain
-	return q, true
+	return read(q)
 }

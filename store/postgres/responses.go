@@ -131,10 +131,9 @@ func (s *Store) ResponseTexts(ctx context.Context, q store.ResponseQuery) ([]sto
 		next *store.Cursor
 	)
 	err := s.read(q.SurveyID, func(pool *pgxpool.Pool) (err error) {
-		page, next, err = s.responseTexts(ctx, pool, q)
-		if plain, ok := withoutAnswerTerms(q, err); ok {
-			page, next, err = s.responseTexts(ctx, pool, plain)
-		}
+		page, next, err = readNarrowed(q, func(q store.ResponseQuery) ([]store.ResponseTexts, *store.Cursor, error) {
+			return s.responseTexts(ctx, pool, q)
+		})
 		return s.mapErr(err, "list response texts")
 	})
 	return page, next, err
@@ -215,10 +214,9 @@ func (s *Store) Responses(ctx context.Context, q store.ResponseQuery) ([]store.R
 		next *store.Cursor
 	)
 	err := s.read(q.SurveyID, func(pool *pgxpool.Pool) (err error) {
-		page, next, err = s.responses(ctx, pool, q)
-		if plain, ok := withoutAnswerTerms(q, err); ok {
-			page, next, err = s.responses(ctx, pool, plain)
-		}
+		page, next, err = readNarrowed(q, func(q store.ResponseQuery) ([]store.Response, *store.Cursor, error) {
+			return s.responses(ctx, pool, q)
+		})
 		return s.mapErr(err, "list responses")
 	})
 	return page, next, err
