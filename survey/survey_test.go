@@ -174,7 +174,7 @@ func TestValidateRejects(t *testing.T) {
 		{"jump nowhere", func(d *survey.Definition) {
 			d.Questions[0].RoutingLogic.Default = survey.Target{Type: survey.TargetJump, Position: 99}
 		}, "no question has"},
-		{"unknown operator", func(d *survey.Definition) { d.Questions[0].RoutingLogic.Cases[0].Operator = "like" }, `"like" is not a known operator`},
+		{"unknown operator", func(d *survey.Definition) { d.Questions[0].RoutingLogic.Cases[0].Operator = "like" }, `operator "like" cannot hold for a rating question`},
 		{"unknown target type", func(d *survey.Definition) {
 			d.Questions[1].RoutingLogic.Target = survey.Target{Type: "somewhere"}
 		}, "type must be"},

@@ -152,10 +152,8 @@ func validateRouting(at string, q Question, positions map[int]bool) error {
 	case RoutingSwitch:
 		for i, c := range r.Cases {
 			cat := fmt.Sprintf("%s.cases[%d]", at, i)
-			switch c.Operator {
-			case OpEqual, OpNotEqual, OpGreater, OpGreaterOrEqual, OpLess, OpLessOrEqual, OpContains, OpNotContains:
-			default:
-				return invalid("%s.operator %q is not a known operator", cat, c.Operator)
+			if err := validateCase(cat, &q, c); err != nil {
+				return err
 			}
 			if err := validateTarget(cat+".target", c.Target, q.Position, positions); err != nil {
 				return err
