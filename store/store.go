@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/url"
@@ -215,6 +216,20 @@ const MaxWebhookWaitSeconds = 86_400
 // Validate checks the survey as it is saved: a cuid2 id, a team, a known status, a valid
 // definition and an http or https webhook URL. Errors wrap ErrInvalid.
 func (s *Survey) Validate() error {
+	return s.validate(true)
+}
+
+// ValidateChange checks a change of a stored survey as Validate does, except that a definition
+// left as it was stored (before is the stored definition's JSON, as json.Marshal writes it) is
+// not checked again. A survey saved before a newer version of svc checked more (routing cases
+// against their questions, say) can still be paused, deleted and given a new webhook secret;
+// it is held to the new checks at the next change of its definition.
+func (s *Survey) ValidateChange(before []byte) error {
+	def, err := json.Marshal(s.Definition)
+	return s.validate(err != nil || !bytes.Equal(def, before))
+}
+
+func (s *Survey) validate(definition bool) error {
 	if !cuid2.IsValid(s.ID) {
 		return invalid("survey id %q is not a cuid2", s.ID)
 	}
@@ -224,9 +239,11 @@ func (s *Survey) Validate() error {
 	if !s.Status.Valid() {
 		return invalid("survey status %q is not active, inactive or deleted", s.Status)
 	}
-	if err := s.Definition.Validate(); err != nil {
-		// The definition's own message, without its sentinel's word, for whoever sent it.
-		return &Error{Kind: ErrInvalid, Message: strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "), Err: err}
+	if definition {
+		if err := s.Definition.Validate(); err != nil {
+			// The definition's own message, without its sentinel's word, for whoever sent it.
+			return &Error{Kind: ErrInvalid, Message: strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "), Err: err}
+		}
 	}
 	if s.WebhookURL != "" {
 		if err := ValidateWebhookURL(s.WebhookURL); err != nil {

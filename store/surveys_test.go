@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/svc-feedback/svc/store"
@@ -46,5 +48,33 @@ func TestSurveyValidateTypedError(t *testing.T) {
 	}
 	if !errors.Is(err, store.ErrInvalid) || !errors.Is(err, survey.ErrInvalidDefinition) {
 		t.Errorf("Validate = %v, want it to be ErrInvalid and ErrInvalidDefinition", err)
+	}
+}
+
+// TestValidateChange: a definition left as stored is not checked again, so a survey saved
+// before a check was added can still be paused; a changed one, and the survey's own settings,
+// are checked as Validate checks them.
+func TestValidateChange(t *testing.T) {
+	sv := store.Survey{ID: "cvalidatechange000000001", TeamID: "a", Status: store.StatusActive, Definition: survey.Sample()}
+	sv.Definition.Questions[0].RoutingLogic.Cases[0].Value = survey.Operand{Text: "six"} // saved by an older version
+	before, err := json.Marshal(sv.Definition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sv.Validate(); !errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("Validate() = %v, want ErrInvalid", err)
+	}
+	sv.Status = store.StatusInactive
+	if err := sv.ValidateChange(before); err != nil {
+		t.Errorf("pausing, definition unchanged: %v", err)
+	}
+	sv.Status = "paused"
+	if err := sv.ValidateChange(before); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("an unknown status, definition unchanged: %v, want ErrInvalid", err)
+	}
+	sv.Status = store.StatusInactive
+	sv.Definition.Title = "Renamed"
+	if err := sv.ValidateChange(before); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "six") {
+		t.Errorf("the definition changed: %v, want the case refused", err)
 	}
 }

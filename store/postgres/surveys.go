@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -79,11 +80,12 @@ func (s *Store) ModifySurvey(ctx context.Context, teamID, id string, fn func(*st
 		if sv, err = sqlrow.OfTeam(sv, err, teamID); err != nil {
 			return err
 		}
+		before, _ := json.Marshal(sv.Definition) // as stored, to tell whether fn changed it
 		if fnErr = fn(&sv); fnErr != nil {
 			return fnErr
 		}
 		sv.ID, sv.TeamID = id, teamID
-		def, err := sqlrow.EncodeSurvey(&sv)
+		def, err := sqlrow.EncodeChange(&sv, before)
 		if err != nil {
 			return err
 		}

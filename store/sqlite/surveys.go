@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -58,11 +59,12 @@ func (s *Store) ModifySurvey(ctx context.Context, teamID, id string, fn func(*st
 		if sv, err = sqlrow.OfTeam(sv, err, teamID); err != nil {
 			return s.mapErr(err, "survey "+id)
 		}
+		before, _ := json.Marshal(sv.Definition) // as stored, to tell whether fn changed it
 		if err := fn(&sv); err != nil {
 			return err
 		}
 		sv.ID, sv.TeamID = id, teamID
-		def, err := sqlrow.EncodeSurvey(&sv)
+		def, err := sqlrow.EncodeChange(&sv, before)
 		if err != nil {
 			return fmt.Errorf("update survey: %w", err)
 		}

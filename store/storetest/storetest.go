@@ -27,6 +27,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Surveys", testSurveys},
 		{"SurveyList", testSurveyList},
 		{"ModifySurvey", testModifySurvey},
+		{"DefinitionKeptWhole", testDefinitionKeptWhole},
 		{"ResponseCreateUpdate", testResponseCreateUpdate},
 		{"ResponseConcurrentCreate", testResponseConcurrentCreate},
 		{"ResponseList", testResponseList},

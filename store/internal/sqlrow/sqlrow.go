@@ -50,8 +50,18 @@ func ScanSurvey(row Scanner) (store.Survey, error) {
 
 // EncodeSurvey normalizes and validates a survey as it is saved, and encodes its definition.
 func EncodeSurvey(sv *store.Survey) ([]byte, error) {
+	return encodeSurvey(sv, sv.Validate)
+}
+
+// EncodeChange is EncodeSurvey for a change of a stored survey whose definition's JSON was
+// before: a definition left as it was is not checked again (see store.Survey.ValidateChange).
+func EncodeChange(sv *store.Survey, before []byte) ([]byte, error) {
+	return encodeSurvey(sv, func() error { return sv.ValidateChange(before) })
+}
+
+func encodeSurvey(sv *store.Survey, validate func() error) ([]byte, error) {
 	sv.Definition.Normalize()
-	if err := sv.Validate(); err != nil {
+	if err := validate(); err != nil {
 		return nil, err
 	}
 	def, err := json.Marshal(sv.Definition)
