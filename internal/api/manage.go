@@ -78,6 +78,9 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 // decodeSurvey turns members into a survey of the team, checked as fixture import checks it,
 // with the defaults of survey.FillDefaults for what it leaves out.
 func decodeSurvey(members map[string]json.RawMessage) (surveyInput, error) {
+	if err := survey.CheckSurvey(members, "id", "status", "webhookUrl", "webhookSecret", "webhookWaitSeconds"); err != nil {
+		return surveyInput{}, badRequest(strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "))
+	}
 	if err := survey.FillDefaults(members); err != nil {
 		return surveyInput{}, err
 	}
@@ -155,6 +158,10 @@ func (h *Handler) applyPatch(sv *store.Survey, patch map[string]json.RawMessage)
 	if err != nil {
 		return err
 	}
+	before, err := json.Marshal(sv.Definition)
+	if err != nil {
+		return err
+	}
 	for name, v := range patch {
 		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			delete(members, name)
@@ -176,7 +183,7 @@ func (h *Handler) applyPatch(sv *store.Survey, patch map[string]json.RawMessage)
 		return badRequest("DELETE the survey to delete it")
 	}
 	sv.Status, sv.Definition, sv.WebhookURL, sv.WebhookWaitSeconds, sv.UpdatedAt = in.Status, in.Definition, in.WebhookURL, in.WebhookWaitSeconds, h.now().UTC()
-	return sv.Validate()
+	return sv.ValidateChange(before)
 }
 
 // surveyAsMembers is the survey as the members a body would give it.
