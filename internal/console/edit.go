@@ -222,6 +222,15 @@ func (rs *Results) placeError(v *editView, err error) {
 		v.Error = "The display rules cannot be saved as they are: see beside them."
 		return
 	}
+	if i, j, rest := ruleOfError(msg); i >= 0 && i < len(v.Questions) && j < len(v.Questions[i].Rules) {
+		// Beside the rule, where the person can mend it.
+		if strings.HasPrefix(rest, "value") || strings.HasPrefix(rest, "operator") || strings.HasPrefix(rest, "target") {
+			rest = "its " + rest
+		}
+		v.Questions[i].Rules[j].Error = "This rule cannot be saved: " + rest
+		v.Error = fmt.Sprintf("Rule %d of question %d cannot be saved as it is: see beside it.", j+1, i+1)
+		return
+	}
 	if i := questionOfError(err); i >= 0 && i < len(v.Questions) {
 		v.Questions[i].Error = msg
 		v.Error = fmt.Sprintf("Question %d cannot be saved as it is: see beside it.", i+1)

@@ -263,6 +263,47 @@ func TestEditorRouting(t *testing.T) {
 	}
 }
 
+// TestEditorRefusesRulesThatCannotHold: a rule whose value no answer can take ("is at most
+// six" on a rating, "is reports" where the option is "Reports") is not saved; the reason
+// stands beside the rule, tied to its value's field, and the stored routing is unchanged.
+func TestEditorRefusesRulesThatCannotHold(t *testing.T) {
+	e := setup(t)
+	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("a routing test's key"))
+	for _, tt := range []struct {
+		question, op, value, want string
+	}{
+		{"0", survey.OpLessOrEqual, "six", `This rule cannot be saved: its value &#34;six&#34; can never match: a score of this rating is a whole number from 0 to 10`},
+		{"0", survey.OpContains, "6", `its operator &#34;contains&#34; cannot hold for a rating question`},
+		{"2", survey.OpEqual, "reports", `its value &#34;reports&#34; is not one of the question&#39;s options (&#34;Reports&#34;, &#34;Alerts&#34;, &#34;Exports&#34;): values match exactly, so write &#34;Reports&#34;`},
+	} {
+		ed := &editor{t: t, c: c, path: "/surveys/" + e.survA.ID + "/edit"}
+		ed.load()
+		if ed.form.Get("q"+tt.question+".rules") == "0" {
+			ed.press("rule:" + tt.question)
+		}
+		p := "q" + tt.question + ".r0."
+		ed.form.Set(p+"op", tt.op)
+		ed.form.Set(p+"value", tt.value)
+		rec := ed.press("save")
+		body := rec.Body.String()
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(body, tt.want) {
+			t.Errorf("%s %s: %d, want 422 with %q beside the rule\n%s", tt.op, tt.value, rec.Code, tt.want, body)
+			continue
+		}
+		id := "q" + tt.question + "-r0-error"
+		if !strings.Contains(body, `<p class="field-error" id="`+id+`">`) || !strings.Contains(body, `aria-invalid="true" aria-describedby="`+id+`"`) {
+			t.Errorf("%s %s: the message is not tied to the rule's value", tt.op, tt.value)
+		}
+		if !strings.Contains(body, "Rule 1 of question "+string(rune(tt.question[0]+1))+" cannot be saved as it is: see beside it.") {
+			t.Errorf("%s %s: the form's head does not say which rule", tt.op, tt.value)
+		}
+	}
+	sv, _ := e.store.Survey(t.Context(), "a", e.survA.ID)
+	if r := sv.Questions[0].RoutingLogic; len(r.Cases) != 1 || r.Cases[0].Value.Number != 6 {
+		t.Errorf("the stored routing changed: %+v", r)
+	}
+}
+
 // TestEditorDisplayAndWebhook: display rules written as lines and fields, saved as the survey's
 // rules and read back as written; a line that is no rule refused beside the rules; the webhook's
 // URL and wait saved, a bad URL refused beside it, and a secret rotated and shown once.

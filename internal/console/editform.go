@@ -279,6 +279,21 @@ func editedOptions(lines string) []survey.Option {
 // errorAt is the question a validation error names (questions[i]), or -1 for the survey's own.
 var errorAt = regexp.MustCompile(`questions\[(\d+)\]`)
 
+// ruleAt finds the routing case a definition's error names, and what it says of it.
+var ruleAt = regexp.MustCompile(`^questions\[(\d+)\]\.routingLogic\.cases\[(\d+)\]\.?:? ?(.*)$`)
+
+// ruleOfError returns the question's and the rule's index that a definition's error message
+// names, and the message without its path; -1 when it names no rule.
+func ruleOfError(msg string) (question, rule int, rest string) {
+	m := ruleAt.FindStringSubmatch(msg)
+	if m == nil {
+		return -1, -1, ""
+	}
+	question, _ = strconv.Atoi(m[1])
+	rule, _ = strconv.Atoi(m[2])
+	return question, rule, m[3]
+}
+
 func questionOfError(err error) int {
 	if m := errorAt.FindStringSubmatch(err.Error()); m != nil {
 		i, _ := strconv.Atoi(m[1])

@@ -19,6 +19,7 @@ import (
 type editRule struct {
 	N              int // 1-based
 	Op, Value, To  string
+	Error          string // the save's complaint about this rule
 	Targets        []choice
 	OpChoices      []choice
 	QuestionN, Idx int

@@ -47,6 +47,9 @@ func templateDefinition(id string) (survey.Definition, error) {
 		if err := json.Unmarshal([]byte(t.JSON), &members); err != nil {
 			return survey.Definition{}, fmt.Errorf("template %s: %w", id, err)
 		}
+		if err := survey.CheckSurvey(members); err != nil {
+			return survey.Definition{}, fmt.Errorf("template %s: %w", id, err)
+		}
 		if err := survey.FillDefaults(members); err != nil {
 			return survey.Definition{}, fmt.Errorf("template %s: %w", id, err)
 		}
