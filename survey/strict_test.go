@@ -30,12 +30,28 @@ func question(m map[string]any, i int) map[string]any {
 	return m["questions"].([]any)[i].(map[string]any)
 }
 
+// refusal is a change to the sample's JSON that ParseDefinition refuses, with the words its
+// error must hold.
+type refusal struct {
+	name   string
+	change func(m map[string]any)
+	want   string
+}
+
+func wantRefused(t *testing.T, tests []refusal) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := survey.ParseDefinition(edit(t, tt.change))
+			if !errors.Is(err, survey.ErrInvalidDefinition) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("ParseDefinition() = %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestParseDefinitionRefusesUnknownMembers(t *testing.T) {
-	tests := []struct {
-		name   string
-		change func(m map[string]any)
-		want   string
-	}{
+	tests := []refusal{
 		{"top level", func(m map[string]any) { m["titel"] = "x" },
 			"titel: unknown member; a survey has title, description, questions, confirmation"},
 		{"display", func(m map[string]any) {
@@ -76,22 +92,11 @@ func TestParseDefinitionRefusesUnknownMembers(t *testing.T) {
 		{"case only", func(m map[string]any) { m["display"] = map[string]any{"URLs": []any{}} },
 			`display.URLs: member names are case-sensitive: "URLs" should be "urls"`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := survey.ParseDefinition(edit(t, tt.change))
-			if !errors.Is(err, survey.ErrInvalidDefinition) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("ParseDefinition() = %v, want an error with %q", err, tt.want)
-			}
-		})
-	}
+	wantRefused(t, tests)
 }
 
 func TestParseDefinitionRefusesWrongTypes(t *testing.T) {
-	tests := []struct {
-		name   string
-		change func(m map[string]any)
-		want   string
-	}{
+	tests := []refusal{
 		{"title", func(m map[string]any) { m["title"] = 7 }, "title must be a string, not 7"},
 		{"required as a string", func(m map[string]any) { question(m, 0)["required"] = "true" },
 			"questions[0].required must be true or false, not a JSON string"},
@@ -131,14 +136,7 @@ func TestParseDefinitionRefusesWrongTypes(t *testing.T) {
 		{"huge number", func(m map[string]any) { m["display"] = map[string]any{"priority": json.Number("1e400")} },
 			"display.priority must be a number, not 1e400"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := survey.ParseDefinition(edit(t, tt.change))
-			if !errors.Is(err, survey.ErrInvalidDefinition) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("ParseDefinition() = %v, want an error with %q", err, tt.want)
-			}
-		})
-	}
+	wantRefused(t, tests)
 }
 
 // TestParseDefinitionReadsWhatItWrites: every definition svc writes, with every member set,
