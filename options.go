@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -46,7 +47,8 @@ type Options struct {
 	// single larger response still comes, alone). Zero means 4 MiB.
 	MaxPageBytes int
 	// RateLimit, when set, limits the public endpoints per publishable key and client
-	// address, answering 429 with Retry-After beyond it. Off when nil.
+	// address, and the link pages per survey and client address, answering 429 with
+	// Retry-After (whole seconds, at least 1) beyond it. Off when nil.
 	RateLimit *RateLimit
 	// Webhooks tune the delivery of response.created webhooks.
 	Webhooks WebhookOptions
@@ -59,7 +61,9 @@ type Options struct {
 	// means any. Empty means loopback names and addresses only (localhost, names under
 	// .localhost, 127.0.0.0/8, ::1). The pages have no login of their own, so a request for any
 	// other host gets a 403: a web site the operator visits could otherwise point its own name
-	// at the pages' address (DNS rebinding) and read them from the operator's browser.
+	// at the pages' address (DNS rebinding) and read them from the operator's browser. A Host
+	// whose port is not a number ("example.com:abc", "[::1]:x", "a:") gets a 400 whatever the
+	// list, as it does on the link pages: the pages build links from the Host.
 	PageHosts []string
 	// Audience, when set, lets the app decide in code who may see a survey that
 	// POST /v1/svc/next-survey would pick for a person (extensions.md section 7): it is given the
@@ -141,9 +145,9 @@ type WebhookOptions struct {
 }
 
 // build checks the options and turns them into the configuration of the HTTP layer and of the
-// webhook sender, reporting every mistake at once.
-func (o *Options) build() (api.Config, delivery.Options, error) {
-	var errs []error
+// webhook sender, reporting every mistake at once, with the constructor's own (nil for none).
+func (o *Options) build(more ...error) (api.Config, delivery.Options, error) {
+	errs := append([]error(nil), more...)
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("svc: "+format, args...)) }
 	if o.BaseURL != "" {
 		if u, err := url.Parse(o.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
@@ -160,6 +164,11 @@ func (o *Options) build() (api.Config, delivery.Options, error) {
 	}
 	if o.MaxEventBody < 0 || o.MaxResponseBody < 0 || o.MaxPageBytes < 0 {
 		bad("MaxEventBody, MaxResponseBody and MaxPageBytes must not be negative")
+	}
+	if o.Observer != nil {
+		if v := reflect.ValueOf(o.Observer); v.Kind() == reflect.Pointer && v.IsNil() {
+			bad("Observer holds a nil %T, which would be called on every request: give one (such as metrics.New()) or leave Observer nil", o.Observer)
+		}
 	}
 	if rl := o.RateLimit; rl != nil && (!(rl.PerSecond > 0) || rl.Burst < 0 || rl.MaxBuckets < 0) {
 		bad("RateLimit needs a positive PerSecond, and a Burst and MaxBuckets of zero or more")

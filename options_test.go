@@ -2,6 +2,7 @@ package svc_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc"
+	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/sqlite"
 )
 
@@ -110,4 +112,85 @@ func TestAllowedOrigins(t *testing.T) {
 			t.Errorf("origin %q: refused preflight still allows the origin", origin)
 		}
 	}
+}
+
+// A store that is nil, or a nil pointer (an Open whose error was not checked), is refused by
+// every constructor at once, rather than ending the process at the first request or webhook.
+func TestConstructorsRefuseNoStore(t *testing.T) {
+	var unopened *sqlite.Store
+	for name, s := range map[string]store.Store{"nil": nil, "a nil *sqlite.Store": unopened} {
+		t.Run(name, func(t *testing.T) {
+			h, err := svc.NewHandler(s, nil)
+			if err == nil || h != nil || !strings.Contains(err.Error(), "NewHandler needs a store") {
+				t.Errorf("NewHandler: %v, %v; want no handler and an error saying it needs a store", h, err)
+			}
+			if _, err := svc.NewResults(s, "acme", nil); err == nil || !strings.Contains(err.Error(), "NewResults needs a store") {
+				t.Errorf("NewResults: %v, want an error saying it needs a store", err)
+			}
+			if _, err := svc.NewConsole(s, "acme", nil); err == nil || !strings.Contains(err.Error(), "NewConsole needs a store") {
+				t.Errorf("NewConsole: %v, want an error saying it needs a store", err)
+			}
+		})
+	}
+	// With the other mistakes, all at once.
+	_, err := svc.NewConsole(nil, "", &svc.ConsoleOptions{Options: svc.Options{MaxEventBody: -1}})
+	for _, want := range []string{"store", "team id", "MaxEventBody"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("NewConsole(nil, \"\", a negative MaxEventBody): %v, want it to name %s", err, want)
+		}
+	}
+}
+
+// nilObserver's methods are those of a pointer: a nil one in Options.Observer would be called.
+type nilObserver struct{ n int }
+
+func (o *nilObserver) Request(string, int, time.Duration) { o.n++ }
+func (o *nilObserver) Attempt(string, int)                { o.n++ }
+func (o *nilObserver) Store(store.Store)                  { o.n++ }
+
+// Options that cannot work are refused when the handler or console is built, naming the
+// option: an Observer holding a nil pointer, a console FormKey that is empty (an unset
+// environment variable) or too short.
+func TestConstructorsRefuseUnusableOptions(t *testing.T) {
+	st := openStore(t)
+	var obs *nilObserver
+	if h, err := svc.NewHandler(st, &svc.Options{Observer: obs, Webhooks: svc.WebhookOptions{Disabled: true}}); err == nil ||
+		!strings.Contains(err.Error(), "Observer") {
+		if h != nil {
+			h.Close(t.Context())
+		}
+		t.Errorf("NewHandler with a nil *nilObserver: %v, want an error naming Observer", err)
+	}
+	for _, key := range [][]byte{{}, []byte("short")} {
+		if _, err := svc.NewConsole(st, "acme", &svc.ConsoleOptions{FormKey: key}); err == nil || !strings.Contains(err.Error(), "FormKey") {
+			t.Errorf("NewConsole with a FormKey of %d bytes: %v, want an error naming FormKey", len(key), err)
+		}
+	}
+	for _, key := range [][]byte{nil, []byte("0123456789abcdef0123456789abcdef")} {
+		if _, err := svc.NewConsole(st, "acme", &svc.ConsoleOptions{FormKey: key}); err != nil {
+			t.Errorf("NewConsole with a FormKey of %d bytes: %v", len(key), err)
+		}
+	}
+}
+
+// A delivery refused for reaching a loopback address says, in the delivery log, what allows
+// it: the option and the example server's flag.
+func TestPrivateWebhookRefusalNamesTheOption(t *testing.T) {
+	rv := newReceiver(t)
+	e := setupHooks(t, rv.URL, func(o *svc.Options, _ *store.Survey) { o.Webhooks.AllowPrivate = false })
+	e.put(e.ids.New(), "ann", `{}`)
+	res := e.outcome()
+	for _, want := range []string{"not public", "svc.Options.Webhooks.AllowPrivate", "-allow-private-webhooks"} {
+		if res.State != store.DeliveryFailed || !strings.Contains(res.LastError, want) {
+			t.Errorf("delivery to loopback: %s %q, want failed saying %q", res.State, res.LastError, want)
+		}
+	}
+}
+
+// NewHandler refuses a store that is nil at once, naming what it needs.
+func ExampleNewHandler_noStore() {
+	_, err := svc.NewHandler(nil, nil)
+	fmt.Println(err)
+	// Output:
+	// svc: NewHandler needs a store, not nil
 }

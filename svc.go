@@ -16,9 +16,9 @@ package svc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 
 	"github.com/svc-feedback/svc/internal/api"
 	"github.com/svc-feedback/svc/internal/console"
@@ -34,13 +34,14 @@ type Handler struct {
 }
 
 // NewHandler returns the svc API over s and starts delivering webhooks in the background. A nil
-// opts means the defaults. It reports every invalid option at once, before serving anything.
+// opts means the defaults. It reports a nil store and every invalid option at once, before
+// serving anything.
 func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	hc, dc, err := o.build()
+	hc, dc, err := o.build(storeError("NewHandler", s))
 	if err != nil {
 		return nil, err
 	}
@@ -75,9 +76,10 @@ func (h *Handler) Close(ctx context.Context) error {
 func PrivateWebhookURL(u string) bool { return delivery.PrivateURL(u) }
 
 // AllowHosts returns next answering only requests for the hosts listed, as the results pages
-// do (see Options.PageHosts; none means loopback only), and a 403 for any other. Give it a page
-// of your own that needs no login, as the example server does its demo page, so that a web site
-// cannot read it through DNS rebinding.
+// do (see Options.PageHosts; none means loopback only), a 403 for any other, and a 400 for a
+// Host whose port is not a number (such as "example.com:abc"). Give it a page of your own that
+// needs no login, as the example server does its demo page, so that a web site cannot read it
+// through DNS rebinding.
 func AllowHosts(next http.Handler, hosts []string) (http.Handler, error) {
 	g, err := hostguard.New(hosts)
 	if err != nil {
@@ -100,12 +102,9 @@ func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, erro
 	if opts != nil {
 		o = *opts
 	}
-	hc, _, err := o.build()
+	hc, _, err := o.build(storeError("NewResults", s), teamError("NewResults", teamID))
 	if err != nil {
 		return nil, err
-	}
-	if teamID == "" {
-		return nil, errors.New("svc: NewResults needs a team id")
 	}
 	return console.NewResults(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
 		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}), nil
@@ -117,8 +116,32 @@ type ConsoleOptions struct {
 	Options
 	// FormKey signs the token every form of the console carries against cross-site request
 	// forgery. Instances behind one load balancer need the same key (32 random bytes, kept
-	// secret); nil means a random key of this process, for one instance.
+	// secret; at least 16); nil means a random key of this process, for one instance. An empty
+	// or shorter key, such as an environment variable that is not set, is an error.
 	FormKey []byte
+}
+
+// minFormKey is the fewest bytes a ConsoleOptions.FormKey may hold.
+const minFormKey = 16
+
+// storeError is the error of a constructor given no store: nil, or a nil pointer (a store whose
+// Open failed) that would fail at the first request or webhook.
+func storeError(constructor string, s store.Store) error {
+	if s == nil {
+		return fmt.Errorf("svc: %s needs a store, not nil", constructor)
+	}
+	if v := reflect.ValueOf(s); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("svc: %s needs a store, not a nil %T (did opening it fail?)", constructor, s)
+	}
+	return nil
+}
+
+// teamError is the error of a constructor of one team's pages given no team.
+func teamError(constructor, teamID string) error {
+	if teamID == "" {
+		return fmt.Errorf("svc: %s needs a team id", constructor)
+	}
+	return nil
 }
 
 // NewConsole returns the console of team teamID (extensions.md section 8): the results pages of
@@ -132,12 +155,14 @@ func NewConsole(s store.Store, teamID string, opts *ConsoleOptions) (http.Handle
 	if opts != nil {
 		o = *opts
 	}
-	hc, _, err := o.Options.build()
+	var keyErr error
+	if o.FormKey != nil && len(o.FormKey) < minFormKey {
+		keyErr = fmt.Errorf("svc: ConsoleOptions.FormKey holds %d bytes, fewer than %d (is its environment variable set?); "+
+			"give 32 random bytes, or leave it nil for a random key of this process", len(o.FormKey), minFormKey)
+	}
+	hc, _, err := o.Options.build(storeError("NewConsole", s), teamError("NewConsole", teamID), keyErr)
 	if err != nil {
 		return nil, err
-	}
-	if teamID == "" {
-		return nil, errors.New("svc: NewConsole needs a team id")
 	}
 	return console.NewConsole(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
 		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}, o.FormKey), nil
