@@ -2,9 +2,12 @@ package webhookverify_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"time"
 
@@ -24,10 +27,29 @@ func ExampleVerify() {
 	// webhookverify: no matching signature
 }
 
+// An empty secret, such as an environment variable that is not set, is refused when the
+// receiver starts rather than at every delivery: an HMAC keyed with nothing proves nothing.
+func ExampleNewVerifier() {
+	_, err := webhookverify.NewVerifier(os.Getenv("SVC_EXAMPLE_UNSET_SECRET"))
+	fmt.Println(errors.Is(err, webhookverify.ErrEmptySecret))
+	fmt.Println(err)
+
+	// The functions refuse it too, for every delivery, rather than saying no signature matched.
+	body := []byte(`{"event":"response.created"}`)
+	fmt.Println(webhookverify.Verify(body, webhookverify.Sign("", body), ""))
+	// Output:
+	// true
+	// webhookverify: the webhook secret is empty (is its environment variable set?)
+	// webhookverify: the webhook secret is empty (is its environment variable set?)
+}
+
 // Receive deliveries with replay protection: Handler verifies, parses and calls your func.
 func ExampleHandler() {
-	v := &webhookverify.Verifier{Secrets: []string{"my-webhook-secret"}}
-	h := webhookverify.Handler(v, nil, func(ctx context.Context, e *webhookverify.Event) error {
+	v, err := webhookverify.NewVerifier("my-webhook-secret") // os.Getenv("SVC_WEBHOOK_SECRET") in a real receiver
+	if err != nil {
+		log.Fatal(err) // before serving anything
+	}
+	h, err := webhookverify.Handler(v, nil, func(ctx context.Context, e *webhookverify.Event) error {
 		for _, a := range e.Data.Response.Data {
 			switch raw := a.Answer.Raw.(type) {
 			case survey.Number:
@@ -38,6 +60,9 @@ func ExampleHandler() {
 		}
 		return nil // a returned error answers 500, and svc retries
 	})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// A signed test delivery, as svc would send it.
 	body := []byte(`{"event":"response.created","timestamp":"2026-11-21T10:04:05.123Z","data":{"response":{"id":"r1",

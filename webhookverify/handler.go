@@ -3,6 +3,7 @@ package webhookverify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,7 +15,7 @@ const DefaultMaxBody = 12 << 20
 
 // HandlerOptions configure Handler.
 type HandlerOptions struct {
-	// MaxBody bounds the body; zero means DefaultMaxBody.
+	// MaxBody bounds the body; zero means DefaultMaxBody, and it must not be negative.
 	MaxBody int64
 	// Logger receives refused deliveries and handler failures; nil means slog.Default().
 	Logger *slog.Logger
@@ -24,12 +25,24 @@ type HandlerOptions struct {
 // calls fn. It answers 401 for a bad signature, 400 for a body that does not parse, 413 for one
 // over the limit, 405 for a method other than POST, 500 when fn fails (so svc retries), and 204
 // when fn succeeds.
-func Handler(v *Verifier, opts *HandlerOptions, fn func(ctx context.Context, e *Event) error) http.Handler {
+//
+// It returns an error at once, and no handler, when v cannot verify anything (nil, no secret:
+// ErrNoSecret, an empty one: ErrEmptySecret), fn is nil or opts.MaxBody is negative.
+func Handler(v *Verifier, opts *HandlerOptions, fn func(ctx context.Context, e *Event) error) (http.Handler, error) {
 	var o HandlerOptions
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxBody <= 0 {
+	if err := v.check(); err != nil {
+		return nil, err
+	}
+	if fn == nil {
+		return nil, errors.New("webhookverify: Handler needs a func to call with each event")
+	}
+	if o.MaxBody < 0 {
+		return nil, fmt.Errorf("webhookverify: HandlerOptions.MaxBody %d is negative", o.MaxBody)
+	}
+	if o.MaxBody == 0 {
 		o.MaxBody = DefaultMaxBody
 	}
 	if o.Logger == nil {
@@ -42,14 +55,14 @@ func Handler(v *Verifier, opts *HandlerOptions, fn func(ctx context.Context, e *
 			return
 		}
 		if r.ContentLength > o.MaxBody {
-			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+			http.Error(w, "body too large (HandlerOptions.MaxBody)", http.StatusRequestEntityTooLarge)
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, o.MaxBody))
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
-				http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+				http.Error(w, "body too large (HandlerOptions.MaxBody)", http.StatusRequestEntityTooLarge)
 				return
 			}
 			http.Error(w, "could not read body", http.StatusBadRequest)
@@ -71,5 +84,5 @@ func Handler(v *Verifier, opts *HandlerOptions, fn func(ctx context.Context, e *
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-	})
+	}), nil
 }

@@ -16,9 +16,16 @@
 // A secret of the Standard Webhooks form, "whsec_" and the standard base64 of 24 to 64 bytes
 // (NewSecret makes one of 32), keys webhook-signature with those decoded bytes, so Standard
 // Webhooks' own libraries verify svc's deliveries unchanged; X-Svc-Signature-256 is keyed with
-// the secret's text, as svc's contract says. Any other secret keys both with its text. The
-// package depends only on the standard library and the survey model: it does not pull in the
-// server or SQLite, and builds with CGO_ENABLED=0.
+// the secret's text, as svc's contract says. Any other secret keys both with its text.
+//
+// An empty secret is refused everywhere a secret is taken to verify: an HMAC keyed with nothing
+// is one anyone can compute, and an empty secret is most often an environment variable that was
+// never set. NewVerifier and Handler return ErrEmptySecret (and ErrNoSecret for no secret at
+// all) at once, when the receiver starts; Verify, VerifyStandard and Verifier.VerifyRequest
+// return the same errors for every delivery rather than ErrNoMatchingSignature.
+//
+// The package depends only on the standard library and the survey model: it does not pull in
+// the server or SQLite, and builds with CGO_ENABLED=0.
 package webhookverify
 
 import (
@@ -62,7 +69,27 @@ var (
 	ErrMessageTooNew = errors.New("webhookverify: message timestamp too new")
 	// ErrNoSecret means the Verifier was given no secret.
 	ErrNoSecret = errors.New("webhookverify: no secret configured")
+	// ErrEmptySecret means a secret given is the empty string, such as an environment variable
+	// that is not set: nothing signed with it could be trusted, so nothing is verified with it.
+	ErrEmptySecret = errors.New("webhookverify: the webhook secret is empty (is its environment variable set?)")
 )
+
+// checkSecrets reports why secrets cannot verify a delivery: none given (ErrNoSecret), or one
+// of them empty (ErrEmptySecret, naming its place when there are several).
+func checkSecrets(secrets []string) error {
+	if len(secrets) == 0 {
+		return ErrNoSecret
+	}
+	for i, s := range secrets {
+		if s == "" {
+			if len(secrets) == 1 {
+				return ErrEmptySecret
+			}
+			return fmt.Errorf("%w: secret %d of %d", ErrEmptySecret, i+1, len(secrets))
+		}
+	}
+	return nil
+}
 
 // SecretPrefix starts a secret of the Standard Webhooks form.
 const SecretPrefix = "whsec_"
@@ -135,10 +162,11 @@ func SignHeaders(h http.Header, id string, ts time.Time, body []byte, secrets ..
 }
 
 // Verify checks an X-Svc-Signature-256 header value against body with each secret, in
-// constant time per comparison. It returns nil when one matches.
+// constant time per comparison. It returns nil when one matches; ErrNoSecret without a secret
+// and ErrEmptySecret when one is empty, whatever the delivery.
 func Verify(body []byte, header string, secrets ...string) error {
-	if len(secrets) == 0 {
-		return ErrNoSecret
+	if err := checkSecrets(secrets); err != nil {
+		return err
 	}
 	if header == "" {
 		return ErrMissingSignature
@@ -161,9 +189,10 @@ func Verify(body []byte, header string, secrets ...string) error {
 
 // VerifyStandard checks the Standard Webhooks headers of a delivery: a webhook-timestamp within
 // tolerance of now (either way), and a webhook-signature entry that matches one of the secrets.
+// Like Verify, it returns ErrNoSecret without a secret and ErrEmptySecret when one is empty.
 func VerifyStandard(body []byte, h http.Header, now time.Time, tolerance time.Duration, secrets ...string) error {
-	if len(secrets) == 0 {
-		return ErrNoSecret
+	if err := checkSecrets(secrets); err != nil {
+		return err
 	}
 	id, tsText, sigHeader := h.Get(HeaderWebhookID), h.Get(HeaderWebhookTimestamp), h.Get(HeaderWebhookSignature)
 	if sigHeader == "" {
@@ -182,9 +211,9 @@ func VerifyStandard(body []byte, h http.Header, now time.Time, tolerance time.Du
 	sent := time.Unix(ts, 0)
 	switch {
 	case now.Sub(sent) > tolerance:
-		return ErrMessageTooOld
+		return fmt.Errorf("%w: sent %v before now, beyond the tolerance of %v (Verifier.Tolerance)", ErrMessageTooOld, now.Sub(sent).Round(time.Second), tolerance)
 	case sent.Sub(now) > tolerance:
-		return ErrMessageTooNew
+		return fmt.Errorf("%w: sent %v after now, beyond the tolerance of %v (Verifier.Tolerance)", ErrMessageTooNew, sent.Sub(now).Round(time.Second), tolerance)
 	}
 	for _, s := range secrets {
 		want := standardMAC(s, id, tsText, body)
@@ -202,7 +231,9 @@ func VerifyStandard(body []byte, h http.Header, now time.Time, tolerance time.Du
 	return ErrNoMatchingSignature
 }
 
-// Verifier verifies deliveries with a set of secrets (more than one while rotating).
+// Verifier verifies deliveries with a set of secrets (more than one while rotating). Make one
+// with NewVerifier, which refuses an empty secret at once; a Verifier written as a literal
+// refuses every delivery with ErrEmptySecret instead.
 type Verifier struct {
 	// Secrets are the webhook secrets to accept; the first is the current one.
 	Secrets []string
@@ -217,6 +248,24 @@ type Verifier struct {
 	Now func() time.Time
 }
 
+// NewVerifier returns a Verifier of secrets, the current one first, with the default tolerance.
+// It returns ErrNoSecret for none and ErrEmptySecret when one is empty (an unset environment
+// variable), so that a receiver misconfigured so fails when it starts, not at each delivery.
+func NewVerifier(secrets ...string) (*Verifier, error) {
+	if err := checkSecrets(secrets); err != nil {
+		return nil, err
+	}
+	return &Verifier{Secrets: append([]string(nil), secrets...)}, nil
+}
+
+// check reports whether v can verify deliveries: nil, or why not (ErrNoSecret, ErrEmptySecret).
+func (v *Verifier) check() error {
+	if v == nil {
+		return errors.New("webhookverify: no Verifier given")
+	}
+	return checkSecrets(v.Secrets)
+}
+
 // VerifyRequest checks a delivery's headers and raw body: the Standard Webhooks headers, or,
 // only with AllowUntimestamped and when they are absent, X-Svc-Signature-256.
 func (v *Verifier) VerifyRequest(h http.Header, body []byte) error {
@@ -225,7 +274,12 @@ func (v *Verifier) VerifyRequest(h http.Header, body []byte) error {
 		if v.Now != nil {
 			now = v.Now()
 		}
-		return VerifyStandard(body, h, now, v.Tolerance, v.Secrets...)
+		err := VerifyStandard(body, h, now, v.Tolerance, v.Secrets...)
+		if errors.Is(err, ErrMissingSignature) && h.Get(HeaderSignature256) != "" {
+			return fmt.Errorf("%w: the delivery carries %s but no %s, which is refused unless Verifier.AllowUntimestamped is set",
+				ErrMissingSignature, HeaderSignature256, HeaderWebhookSignature)
+		}
+		return err
 	}
 	return Verify(body, h.Get(HeaderSignature256), v.Secrets...)
 }

@@ -38,13 +38,18 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	h, err := newReceiver(*secret, os.Stdout, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "receiver:", err)
+		os.Exit(2)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "receiver:", err)
 		os.Exit(1)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("POST /webhooks/svc", newReceiver(*secret, os.Stdout, nil))
+	mux.Handle("POST /webhooks/svc", h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
@@ -57,9 +62,14 @@ func main() {
 	}
 }
 
-// newReceiver returns the webhook endpoint. now is the clock (nil for time.Now).
-func newReceiver(secret string, out io.Writer, now func() time.Time) http.Handler {
-	v := &webhookverify.Verifier{Secrets: []string{secret}, Now: now}
+// newReceiver returns the webhook endpoint, or why it cannot verify deliveries (an empty
+// secret). now is the clock (nil for time.Now).
+func newReceiver(secret string, out io.Writer, now func() time.Time) (http.Handler, error) {
+	v, err := webhookverify.NewVerifier(secret)
+	if err != nil {
+		return nil, err
+	}
+	v.Now = now
 	// Deliveries can repeat (a redelivery, a retry after a lost reply): handle each response
 	// once. A real receiver keeps this set in its database.
 	var mu sync.Mutex

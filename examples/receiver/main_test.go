@@ -44,7 +44,11 @@ func (s *syncBuffer) String() string {
 // even when it is redelivered.
 func TestReceiverGetsSignedDeliveryFromSvc(t *testing.T) {
 	var out syncBuffer
-	rv := httptest.NewServer(newReceiver("local-dev-secret", &out, nil))
+	recv, err := newReceiver("local-dev-secret", &out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := httptest.NewServer(recv)
 	defer rv.Close()
 
 	ctx := t.Context()
@@ -100,7 +104,10 @@ func TestReceiverGetsSignedDeliveryFromSvc(t *testing.T) {
 func TestReceiverRejectsTamperedAndReplayed(t *testing.T) {
 	var out syncBuffer
 	now := time.Now()
-	h := newReceiver("local-dev-secret", &out, func() time.Time { return now })
+	h, err := newReceiver("local-dev-secret", &out, func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
 	body := []byte(`{"event":"response.created","timestamp":"2026-11-21T10:04:05.123Z","data":{"response":{"id":"r1","respondent":"ann",
 		"data":[],"metadata":{},"survey":{"id":"s","title":"S","description":null,"team":{"id":"t","name":"T"}}}}}`)
 	send := func(b []byte, signedAt time.Time, secret string) int {
