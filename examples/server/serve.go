@@ -344,8 +344,8 @@ func seed(ctx context.Context, st store.Store, cfg config, log *slog.Logger) (al
 	}
 	log.Info("imported fixture", "file", cfg.seed)
 	if urls := privateWebhookURLs(fx); len(urls) > 0 && !cfg.allowPrivateSet {
-		log.Warn("the fixture sends webhooks to loopback or private addresses, so they are allowed; pass -allow-private-webhooks=false to refuse them",
-			"urls", urls)
+		log.Warn("the fixture sends webhooks to loopback or private addresses, so they are allowed (-allow-private-webhooks, "+
+			"which sets svc.Options.Webhooks.AllowPrivate); pass -allow-private-webhooks=false to refuse them", "urls", urls)
 		return true, nil
 	}
 	return cfg.allowPrivateWebhooks, nil

@@ -207,7 +207,7 @@ func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
 		if !h.opts.AllowedOrigins[normalizeOrigin(origin)] {
 			if preflight {
 				h.writeError(w, r, &Error{Status: http.StatusForbidden, Code: CodeOriginNotAllowed,
-					Message: "the origin " + strconv.Quote(origin) + " is not allowed to call this API; add it to AllowedOrigins"})
+					Message: "the origin " + strconv.Quote(origin) + " is not allowed to call this API; its operator can add it to svc.Options.AllowedOrigins"})
 				return true
 			}
 			return false

@@ -73,6 +73,17 @@ func readBodyInto(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request, lim
 	return body, nil
 }
 
+// limitNamed is err, but for a body over its limit a 413 that says the limit and names the
+// option of svc.Options that sets it, since raising it is the operator's to do.
+func limitNamed(err error, option string) error {
+	var tooLarge *http.MaxBytesError
+	if !errors.As(err, &tooLarge) {
+		return err
+	}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeTooLarge,
+		Message: fmt.Sprintf("the request body is larger than this endpoint's limit of %d bytes (svc.Options.%s)", tooLarge.Limit, option)}
+}
+
 func describeJSONError(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError

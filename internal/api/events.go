@@ -53,7 +53,7 @@ func (h *Handler) handleEventPost(w http.ResponseWriter, r *http.Request, teamID
 	}
 	body, err := decodeBody(h, w, r, h.opts.MaxEventBody, decodeEventBody)
 	if err != nil {
-		return err
+		return limitNamed(err, "MaxEventBody")
 	}
 	if body.Type == nil || (*body.Type != string(store.EventView) && *body.Type != string(store.EventDismiss)) {
 		return badRequest(`type is required and must be "view" or "dismiss"`)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/svc-feedback/svc/internal/hostguard"
 	"github.com/svc-feedback/svc/internal/linkauth"
 	"github.com/svc-feedback/svc/internal/linkpage"
 	"github.com/svc-feedback/svc/internal/wire"
@@ -68,6 +69,9 @@ func (pw pageWords) page(status int, kind, detail string) linkpage.Page {
 func (h *Handler) linkPage(r *http.Request) linkpage.Page {
 	accepted := acceptLanguages(headerValue(r.Header, "Accept-Language"))
 	pw := wordsFor(accepted, "")
+	if !hostguard.ValidHost(r.Host) {
+		return pw.page(http.StatusBadRequest, linkpage.BadRequest, "Its address names a port that is not a number.")
+	}
 	ln, err := h.linker()
 	if err != nil {
 		return pw.page(http.StatusNotImplemented, linkpage.NoLinks, "")
@@ -78,8 +82,10 @@ func (h *Handler) linkPage(r *http.Request) linkpage.Page {
 	}
 	// Limited as the widget's calls are, per survey and client: a page reads, and may write.
 	if h.limiter != nil {
-		if ok, _ := h.limiter.allow(r, "link:"+id); !ok {
-			return pw.page(http.StatusTooManyRequests, linkpage.Busy, "")
+		if ok, wait := h.limiter.allow(r, "link:"+id); !ok {
+			p := pw.page(http.StatusTooManyRequests, linkpage.Busy, "")
+			p.RetryAfter = retryAfterSeconds(wait)
+			return p
 		}
 	}
 	sv, err := ln.LinkSurvey(ctx, id)
@@ -228,9 +234,9 @@ func prefillAnswers(q url.Values, d *survey.Definition) (answers survey.Answers,
 		var a survey.Answer
 		switch qu.Type() {
 		case survey.TypeRating:
-			n, err := strconv.ParseFloat(values[0], 64)
-			if err != nil || len(values) > 1 {
-				return nil, fmt.Sprintf("The link's answer to %q is not a score.", qu.ID)
+			n, ok := decimalScore(values[0])
+			if !ok || len(values) > 1 {
+				return nil, fmt.Sprintf("The link's answer to %q is not a score: a whole number in digits, such as 9.", qu.ID)
 			}
 			a = survey.Number(n)
 		case survey.TypeMultiSelect:
@@ -249,6 +255,18 @@ func prefillAnswers(q url.Values, d *survey.Definition) (answers survey.Answers,
 		answers[qu.ID] = a
 	}
 	return answers, ""
+}
+
+// decimalScore reads a link's score: a whole number written in decimal digits, such as 9 or 0,
+// and nothing else (no sign, space, point, exponent or hexadecimal form, which a number parser
+// would take): a link is written by a program, and one spelling for each score keeps what it
+// means plain.
+func decimalScore(v string) (int, bool) {
+	if v == "" || len(v) > 9 || strings.Trim(v, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil
 }
 
 // pageFailed logs a failure the person cannot mend, and says to try again.

@@ -153,7 +153,7 @@ func (h *Handler) handlePromptPost(w http.ResponseWriter, r *http.Request, teamI
 			if err := exactName(name, "respondent", "expiresAt"); err != nil {
 				return err
 			}
-			return badRequest(fmt.Sprintf("unknown member %q; a prompt has respondent and expiresAt", wire.Truncate(name)))
+			return unknownMember(name, "a prompt has respondent and expiresAt")
 		}
 		return err
 	})
@@ -185,7 +185,7 @@ func (h *Handler) newPrompt(sv store.Survey, teamID string, who, expires *string
 	if expires != nil {
 		at, err := time.Parse(time.RFC3339Nano, *expires)
 		if err != nil {
-			return store.Prompt{}, badRequest("expiresAt must be a time such as 2026-12-01T00:00:00Z")
+			return store.Prompt{}, badRequest(fmt.Sprintf("expiresAt must be a time such as 2026-12-01T00:00:00Z, not %q", wire.Truncate(*expires)))
 		}
 		if !at.After(now) {
 			return store.Prompt{}, badRequest("expiresAt is in the past")

@@ -135,6 +135,12 @@ func (l *limiter) size() int {
 
 // rateLimited answers 429 with Retry-After (whole seconds, at least 1).
 func rateLimited(w http.ResponseWriter, wait time.Duration) *Error {
-	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-	return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: "too many requests: slow down and retry after the Retry-After seconds"}
+	w.Header().Set("Retry-After", retryAfterSeconds(wait))
+	return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited,
+		Message: "too many requests: slow down and retry after the Retry-After seconds (the server's limit is svc.Options.RateLimit)"}
+}
+
+// retryAfterSeconds is a Retry-After of wait: whole seconds, rounded up, at least 1.
+func retryAfterSeconds(wait time.Duration) string {
+	return strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
 }

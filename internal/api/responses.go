@@ -34,7 +34,7 @@ func (h *Handler) handleResponsePut(w http.ResponseWriter, r *http.Request, team
 		return decodeResponseBody(jr, &sv.Definition)
 	})
 	if err != nil {
-		return err
+		return limitNamed(err, "MaxResponseBody")
 	}
 	switch {
 	case body.Respondent == nil:

@@ -3,7 +3,6 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -71,18 +70,13 @@ func (h *Handler) handleSettingsPatch(w http.ResponseWriter, r *http.Request, te
 			if err := exactName(name, "cooldownDays"); err != nil {
 				return err
 			}
-			return badRequest(fmt.Sprintf("unknown member %q; the settings have cooldownDays", name))
+			return unknownMember(name, "the settings have cooldownDays")
 		}
-		tok, err := jr.token()
+		n, err := jr.wholeNumber("cooldownDays", "a whole number of days", 0, store.MaxCooldownDays)
 		if err != nil {
 			return err
 		}
-		n, ferr := tok.Int()
-		if tok.Kind() != '0' || ferr != nil || n < 0 || n > store.MaxCooldownDays {
-			return badRequest(fmt.Sprintf("cooldownDays must be a whole number of days from 0 to %d", store.MaxCooldownDays))
-		}
-		v := int(n)
-		cooldown = &v
+		cooldown = &n
 		return nil
 	})
 	if err != nil {

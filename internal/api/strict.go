@@ -268,3 +268,30 @@ func exactName(name string, known ...string) error {
 	}
 	return nil
 }
+
+// wholeNumber reads the named member's value: a JSON number that is a whole number from low to
+// high (10, 10.0 and 1e1 alike). Any other value, of any kind, is a 400 naming the member, what
+// it takes, and what it was given.
+func (jr *jsonReader) wholeNumber(field, what string, low, high int) (int, error) {
+	t, err := jr.token()
+	if err != nil {
+		return 0, err
+	}
+	refuse := func(given string) error {
+		return badRequest(fmt.Sprintf("%s must be %s from %d to %d, not %s", field, what, low, high, given))
+	}
+	if t.Kind() != '0' {
+		return 0, refuse(tokenKind(t)) // an array's or object's rest is not read: the body is refused
+	}
+	f, err := t.Float()
+	if err != nil || f < float64(low) || f > float64(high) || float64(int(f)) != f {
+		return 0, refuse(wire.Truncate(t.String()))
+	}
+	return int(f), nil
+}
+
+// unknownMember is the 400 of a member a body may not hold: its path, and the members that
+// may be there (allowed, such as "a prompt has respondent and expiresAt").
+func unknownMember(path, allowed string) error {
+	return badRequest(fmt.Sprintf("unknown member %q; %s", wire.Truncate(path), allowed))
+}

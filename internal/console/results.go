@@ -125,8 +125,7 @@ func (rs *Results) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (rs *Results) serve(w http.ResponseWriter, r *http.Request) {
-	if !rs.hosts.Allowed(r) {
-		hostguard.Refuse(w)
+	if !rs.hosts.Admit(w, r) {
 		return
 	}
 	hd := w.Header()

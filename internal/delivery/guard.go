@@ -19,6 +19,16 @@ import (
 // multicast, reserved and the like).
 var ErrForbiddenAddress = errors.New("webhook address is not public")
 
+// allowPrivateHint names what lifts the refusal of a private address, for the messages that
+// refuse one: the option, and the example server's flag that sets it.
+const allowPrivateHint = "svc.Options.Webhooks.AllowPrivate (the example server's -allow-private-webhooks) allows loopback and private addresses"
+
+// forbiddenAddress is the error of a connection refused to what: the address, and what would
+// allow it. It is stored as the delivery's last error and logged.
+func forbiddenAddress(what string) error {
+	return fmt.Errorf("%w: %s; %s", ErrForbiddenAddress, what, allowPrivateHint)
+}
+
 // newTransport returns a transport that checks every connection's address after DNS
 // resolution, so a host name cannot rebind to a private address, and that ignores proxy
 // settings, which would hide the real address.
@@ -28,11 +38,11 @@ func newTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
 		dialer.Control = func(_, address string, _ syscall.RawConn) error {
 			host, _, err := net.SplitHostPort(address)
 			if err != nil {
-				return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+				return forbiddenAddress(address)
 			}
 			ip, err := netip.ParseAddr(host)
 			if err != nil || forbidden(ip) {
-				return fmt.Errorf("%w: %s", ErrForbiddenAddress, host)
+				return forbiddenAddress(host)
 			}
 			return nil
 		}

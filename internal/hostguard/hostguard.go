@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 )
 
@@ -42,8 +44,47 @@ func New(hosts []string) (*Guard, error) {
 	return g, nil
 }
 
-// Allowed reports whether r came for an allowed host.
+// ValidHost reports whether a request's Host can be used: without a port, or with one that is
+// a number from 0 to 65535. A Host such as "example.com:abc", "[::1]:x" or "a:" is refused
+// wherever pages answer, rather than taken into a URL or compared as a host.
+func ValidHost(host string) bool {
+	port := ""
+	switch {
+	case strings.HasPrefix(host, "["):
+		end := strings.IndexByte(host, ']')
+		if end < 0 {
+			return false
+		}
+		rest := host[end+1:]
+		if rest == "" {
+			return true
+		}
+		if rest[0] != ':' {
+			return false
+		}
+		port = rest[1:]
+	case strings.Count(host, ":") > 1:
+		_, err := netip.ParseAddr(host) // an IPv6 address without brackets, and so without a port
+		return err == nil
+	default:
+		i := strings.IndexByte(host, ':')
+		if i < 0 {
+			return true
+		}
+		port = host[i+1:]
+	}
+	if port == "" || len(port) > 5 || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n <= 65535
+}
+
+// Allowed reports whether r came for an allowed host; never for a Host ValidHost refuses.
 func (g *Guard) Allowed(r *http.Request) bool {
+	if !ValidHost(r.Host) {
+		return false
+	}
 	if g.any {
 		return true
 	}
@@ -73,23 +114,40 @@ func loopback(name string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Wrap answers requests for another host with a 403 page saying how to allow it, and hands the
-// rest to next.
+// Wrap answers requests whose Host has a port that is not a number with a 400, those for
+// another host with a 403 page saying how to allow it, and hands the rest to next.
 func (g *Guard) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !g.Allowed(r) {
-			Refuse(w)
+		if !g.Admit(w, r) {
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// Admit reports whether r may be served; when not, it has answered: 400 for a Host ValidHost
+// refuses, 403 for a host not allowed.
+func (g *Guard) Admit(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case !ValidHost(r.Host):
+		refuse(w, http.StatusBadRequest, "This page's address (its Host) has a port that is not a number.")
+		return false
+	case !g.Allowed(r):
+		Refuse(w)
+		return false
+	}
+	return true
+}
+
 // Refuse answers a request for a host that is not allowed.
 func Refuse(w http.ResponseWriter) {
+	refuse(w, http.StatusForbidden, "This page is not served under this host name. (Its operator can allow one with svc.Options.PageHosts.)")
+}
+
+func refuse(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusForbidden)
-	fmt.Fprintln(w, "This page is not served under this host name. (Its operator can allow one with svc.Options.PageHosts.)")
+	w.WriteHeader(status)
+	fmt.Fprintln(w, msg)
 }

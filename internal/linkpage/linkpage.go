@@ -36,6 +36,8 @@ type Page struct {
 	Title   string
 	Message string
 	Survey  *Survey
+	// RetryAfter, when set, is the page's Retry-After header: whole seconds, for a 429.
+	RetryAfter string
 }
 
 // Survey is what the page's script hands the widget.
@@ -71,6 +73,9 @@ func Write(w http.ResponseWriter, log *slog.Logger, p Page) {
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
+	if p.RetryAfter != "" {
+		h.Set("Retry-After", p.RetryAfter)
+	}
 	w.WriteHeader(p.Status)
 	_, _ = w.Write(buf.Bytes())
 }
