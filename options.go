@@ -71,6 +71,14 @@ type Options struct {
 	// the survey's id, and is asked only of a survey that passes every other rule. Its error is
 	// the request's 500. Nil lets every survey through.
 	Audience func(r *http.Request, respondent, surveyID string) (bool, error)
+	// Authorize, when set, lets the app's own login in front of the protected API: it is asked
+	// of every protected request before svc looks for a secret key, and given the request (with
+	// the app's session cookie or token). A team id lets the request act for that team; ""
+	// with a nil error leaves it to a secret key, as without Authorize, so keys keep working;
+	// an error refuses the request with a 401 whose message is the error's text (written for
+	// the caller: say what to do, never why a check failed inside). It is not asked of the
+	// widget's endpoints, which a publishable key opens.
+	Authorize func(r *http.Request) (teamID string, err error)
 }
 
 // Observer is told what svc's handler and webhook sender do, for metrics. Package metrics
@@ -191,7 +199,7 @@ func (o *Options) build(more ...error) (api.Config, delivery.Options, error) {
 	hc := api.Config{
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes, PageHosts: o.PageHosts,
-		Audience: o.Audience,
+		Audience: o.Audience, Authorize: o.Authorize,
 	}
 	if o.Observer != nil {
 		hc.OnRequest = o.Observer.Request

@@ -67,6 +67,8 @@ type Config struct {
 	PageHosts []string
 	// Audience is svc.Options.Audience.
 	Audience func(r *http.Request, respondent, surveyID string) (bool, error)
+	// Authorize is svc.Options.Authorize.
+	Authorize func(r *http.Request) (teamID string, err error)
 }
 
 // Handler is the svc HTTP API. It is safe for concurrent use.

@@ -39,9 +39,19 @@ func (h *Handler) public(fn teamHandler) http.Handler {
 	})
 }
 
-// protected wraps a protected endpoint: it requires a secret key as a bearer token.
+// protected wraps a protected endpoint: it requires a secret key as a bearer token, or the
+// app's own login through Config.Authorize, which is asked first.
 func (h *Handler) protected(fn teamHandler) http.Handler {
 	return h.authorized(fn, func(r *http.Request) (access, error) {
+		if h.opts.Authorize != nil {
+			team, err := h.opts.Authorize(r)
+			switch {
+			case err != nil:
+				return access{}, unauthorized(err.Error())
+			case team != "":
+				return access{r, team, ""}, nil
+			}
+		}
 		auth := headerValue(r.Header, headerAuthorization)
 		scheme, key, ok := strings.Cut(auth, " ")
 		if auth == "" || !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
