@@ -45,6 +45,7 @@ type config struct {
 	retryMax     int
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
+	header       http.Header
 }
 
 // WithHTTPClient sends requests with c (for timeouts, proxies, TLS, test transports).
@@ -66,6 +67,22 @@ func WithBasePath(p string) Option {
 			return fmt.Errorf("client: base path %q must start with /", p)
 		}
 		cfg.basePath = strings.TrimRight(p, "/")
+		return nil
+	}
+}
+
+// WithHeader sends a header with every request: the app's own session or token, say, for a
+// handler whose svc.Options.Authorize reads it (see NewAuthorized). It may be given more than
+// once.
+func WithHeader(name, value string) Option {
+	return func(cfg *config) error {
+		if name == "" || strings.ContainsAny(name, " :\r\n") || strings.ContainsAny(value, "\r\n") {
+			return fmt.Errorf("client: %q is not a header name, or its value holds a line break", name)
+		}
+		if cfg.header == nil {
+			cfg.header = make(http.Header)
+		}
+		cfg.header.Add(name, value)
 		return nil
 	}
 }
@@ -108,6 +125,18 @@ func New(baseURL, secretKey string, opts ...Option) (*Client, error) {
 	return &Client{t: t}, nil
 }
 
+// NewAuthorized returns a Client for the protected API that sends no key of svc's: the
+// handler's svc.Options.Authorize lets each request in as the app's own login does. Give it
+// what Authorize reads: a header (WithHeader), or, in process (WithHandler), a value in each
+// call's context, which the handler's request carries and no one can send over a network.
+func NewAuthorized(baseURL string, opts ...Option) (*Client, error) {
+	t, err := newTransport(baseURL, opts, func(http.Header) {})
+	if err != nil {
+		return nil, err
+	}
+	return &Client{t: t}, nil
+}
+
 // transport is the request path both clients share.
 type transport struct {
 	base      *url.URL
@@ -115,6 +144,7 @@ type transport struct {
 	retrying  *retryablehttp.Client
 	once      *retryablehttp.Client
 	auth      func(h http.Header)
+	header    http.Header // sent with every request (WithHeader)
 }
 
 func newTransport(baseURL string, opts []Option, auth func(http.Header)) (*transport, error) {
@@ -162,7 +192,7 @@ func newTransport(baseURL string, opts []Option, auth func(http.Header)) (*trans
 		c.ErrorHandler = retryablehttp.PassthroughErrorHandler
 		return c
 	}
-	return &transport{base: u, userAgent: cfg.userAgent, retrying: mk(cfg.retryMax), once: mk(0), auth: auth}, nil
+	return &transport{base: u, userAgent: cfg.userAgent, retrying: mk(cfg.retryMax), once: mk(0), auth: auth, header: cfg.header}, nil
 }
 
 // do sends a request to path (already escaped) with query q and JSON body in (nil for none),
@@ -214,6 +244,9 @@ func (t *transport) send(ctx context.Context, c call) (*http.Response, error) {
 	req.Header.Set("User-Agent", t.userAgent)
 	if c.in != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range t.header {
+		req.Header[k] = append([]string(nil), v...)
 	}
 	for k, v := range c.header {
 		req.Header[k] = v

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// SignLink returns the link to a survey's link page for one person (extensions.md section 10):
+// SignLink returns the link to a survey's link page for one person (docs/languages-and-links.md):
 // baseURL (where svc's handler is served, such as "https://app.example.com/feedback") +
 // /s/{surveyId}?r={respondent}&exp={unix seconds}&sig={hex}, signed with the team's link
 // secret (RotateLinkSecret) and valid until expires. Every link to the survey for the person

@@ -78,7 +78,10 @@ func (c *Client) surveyCall(ctx context.Context, cl call) (*Survey, error) {
 	return &s, nil
 }
 
-// SurveyInput is a survey to create: the fixture's survey object without its history.
+// SurveyInput is a survey to create: the fixture's survey object without its history. Set only
+// what matters to you: members left at Go's zero value that the server has a default for are
+// left out of the request (see MarshalJSON), so a question needs no more than its id, title and
+// properties (a rating's scale, a select's options), as the same survey written as JSON.
 type SurveyInput struct {
 	// ID is the survey's cuid2; empty to have the server make one.
 	ID string `json:"id,omitempty"`
@@ -105,7 +108,7 @@ type SurveyPatch struct {
 	Status                  *string
 	Title                   *string
 	Description             *string
-	Questions               []survey.Question // replaced whole when not nil
+	Questions               []survey.Question // replaced whole when not nil; zero values left out as SurveyInput's
 	Confirmation            *survey.Confirmation
 	IsBackNavigationAllowed *bool
 	BackButtonLabel         *string
@@ -132,7 +135,13 @@ func (p SurveyPatch) MarshalJSON() ([]byte, error) {
 	set("status", p.Status, p.Status != nil)
 	set("title", p.Title, p.Title != nil)
 	set("description", p.Description, p.Description != nil)
-	set("questions", p.Questions, p.Questions != nil)
+	if p.Questions != nil {
+		q, err := questionsJSON(p.Questions)
+		if err != nil {
+			return nil, err
+		}
+		m["questions"] = q
+	}
 	set("confirmation", p.Confirmation, p.Confirmation != nil)
 	set("isBackNavigationAllowed", p.IsBackNavigationAllowed, p.IsBackNavigationAllowed != nil)
 	set("backButtonLabel", p.BackButtonLabel, p.BackButtonLabel != nil)
