@@ -1,22 +1,19 @@
 // Command embed is an existing application that mounts svc under /feedback/ beside its own
-// routes and middleware, keeps svc's data in an SQLite file of its own, and stops cleanly. It
-// shows what an embedding app does in Go:
+// routes and middleware, keeps svc's data in an SQLite file of its own, and stops cleanly.
 //
-//   - svc.Bootstrap makes its team and first keys on the first start (printed once);
-//
-//   - its first survey is created from Go with the client, with only the fields it cares about;
-//
-//   - its own page, /results, reads its results in process (client.WithHandler: no port), as
-//     the app's own login, which svc.Options.Authorize lets in front of the protected API;
-//
-//   - the same login, its session cookie, opens svc's protected API to the app's admins.
-//
-//     go run ./examples/embed                         # creates a team, keys and a survey in Go
-//     go run ./examples/embed -seed examples/receiver/fixture.json   # or imports them from a file
+//	go run ./examples/embed                         # creates a team, keys and a survey in Go
+//	go run ./examples/embed -seed examples/receiver/fixture.json   # or imports them from a file
 //
 // It listens on 127.0.0.1:8081; the widget endpoints are under
 // http://127.0.0.1:8081/feedback/v1/svc/..., and EMBED_ADMIN_SESSION (a cookie value of the
 // app's own login, "admin-session" when unset) opens /results and /feedback/v1/protected/...
+//
+// It shows what an embedding app does in Go: svc.Bootstrap makes its team and first keys on the
+// first start (printed once); its first survey is created from Go with the client, with only
+// the fields it cares about; its own page, /results, reads its results in process
+// (client.WithHandler: no port) as the app's own login, which svc.Options.Authorize lets in
+// front of the protected API; and the same login, its session cookie, opens svc's protected API
+// to the app's admins.
 package main
 
 import (
