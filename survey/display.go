@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// Display holds a survey's targeting rules (extensions.md section 7): on which pages, for whom,
+// Display holds a survey's targeting rules (docs/api.md#display-rules): on which pages, for whom,
 // how often and when svc picks the survey for a person who asks for the next survey. Every
 // member is optional; a survey without Display is never picked, only shown where the host page
 // calls Svc.show. The rules are the team's, never sent to a browser.
@@ -46,7 +46,8 @@ type Display struct {
 	Priority float64 `json:"priority,omitempty"`
 }
 
-// URLRule matches a page's URL: its path and query, or the whole URL when Value has a scheme.
+// URLRule matches a page's URL: its path, query and fragment, or the whole URL, fragment
+// included, when Value has a scheme.
 type URLRule struct {
 	Match string `json:"match"` // MatchExact, MatchPrefix, MatchContains or MatchRegex
 	Value string `json:"value"`

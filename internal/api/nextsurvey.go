@@ -13,7 +13,7 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
-// POST /v1/svc/next-survey (extensions.md section 7) answers from memory as far as it can: the
+// POST /v1/svc/next-survey (docs/api.md#display-rules) answers from memory as far as it can: the
 // team's active surveys with their rules compiled are kept for rulesTTL (a change made through
 // this handler drops them at once; one made elsewhere shows within rulesTTL), with the surveys
 // each page lets through (targeting.Pages); the person's attributes, prompts, views and
@@ -180,7 +180,7 @@ func decodeAsk(jr *jsonReader) (askBody, error) {
 	case a.respondent == nil:
 		return a, badRequest("respondent is required")
 	case a.url == nil || *a.url == "" || len(*a.url) > maxPageURL:
-		return a, badRequest(fmt.Sprintf("url is required: the page's URL, or its path and query, of at most %d bytes", maxPageURL))
+		return a, badRequest(fmt.Sprintf("url is required: the page's URL, or its path, query and fragment, of at most %d bytes", maxPageURL))
 	case a.event != nil && (*a.event == "" || utf8.RuneCountInString(*a.event) > 2000):
 		return a, badRequest("event must be a name of 1 to 2000 characters, or null for a page view")
 	}

@@ -23,12 +23,15 @@ type Pages struct {
 	until   time.Time // zero: no schedule ahead
 
 	mu      sync.Mutex
-	answers map[string]Matched
+	answers map[pageKey]Matched
 }
+
+// pageKey is what an answer of Pages is for.
+type pageKey struct{ url, event string }
 
 // NewPages returns Pages for surveys at now.
 func NewPages(surveys []*Rules, now time.Time) *Pages {
-	p := &Pages{surveys: surveys, made: now, answers: make(map[string]Matched)}
+	p := &Pages{surveys: surveys, made: now, answers: make(map[pageKey]Matched)}
 	for _, r := range surveys {
 		if r.display == nil {
 			continue
@@ -53,7 +56,7 @@ func (p *Pages) OnPage(ask Ask) Matched {
 	if !p.Hold(ask.Now) || len(ask.URL)+len(ask.Event) > maxPageKey {
 		return OnPage(ask, p.surveys)
 	}
-	key := ask.URL + "\x00" + ask.Event
+	key := pageKey{ask.URL, ask.Event}
 	p.mu.Lock()
 	m, ok := p.answers[key]
 	p.mu.Unlock()

@@ -48,7 +48,9 @@ type matcher struct {
 func compileURLs(rules []survey.URLRule) ([]matcher, error) {
 	out := make([]matcher, 0, len(rules))
 	for _, r := range rules {
-		m := matcher{match: r.Match, value: r.Value, whole: strings.Contains(r.Value, "://")}
+		// A value from the path on ("/login?next=https://...") is one, whatever follows.
+		whole := !strings.HasPrefix(r.Value, "/") && strings.Contains(r.Value, "://")
+		m := matcher{match: r.Match, value: r.Value, whole: whole}
 		if r.Match == survey.MatchRegex {
 			re, err := regexp.Compile(r.Value)
 			if err != nil {
@@ -61,10 +63,10 @@ func compileURLs(rules []survey.URLRule) ([]matcher, error) {
 	return out, nil
 }
 
-// matches reports whether the rule matches a page, given as its whole URL and as its path and
-// query.
-func (m matcher) matches(whole, pathQuery string) bool {
-	s := pathQuery
+// matches reports whether the rule matches a page, given as its whole URL and as its path,
+// query and fragment.
+func (m matcher) matches(whole, path string) bool {
+	s := path
 	if m.whole {
 		s = whole
 	}
@@ -84,33 +86,39 @@ func (m matcher) matches(whole, pathQuery string) bool {
 // matchesURL reports whether the page passes the survey's URL rules: one of urls matches (or
 // there are none), and none of excludeUrls does.
 func (r *Rules) matchesURL(page pageURL) bool {
-	if len(r.urls) > 0 && !slices.ContainsFunc(r.urls, func(m matcher) bool { return m.matches(page.whole, page.pathQuery) }) {
+	if len(r.urls) > 0 && !slices.ContainsFunc(r.urls, func(m matcher) bool { return m.matches(page.whole, page.path) }) {
 		return false
 	}
-	return !slices.ContainsFunc(r.exclude, func(m matcher) bool { return m.matches(page.whole, page.pathQuery) })
+	return !slices.ContainsFunc(r.exclude, func(m matcher) bool { return m.matches(page.whole, page.path) })
 }
 
-// pageURL is a page's URL as the rules match it: whole, and its path and query, without its
-// fragment. A URL given as a path and query is both.
-type pageURL struct{ whole, pathQuery string }
+// pageURL is a page's URL as the rules match it: whole, and from its path on (path, query and
+// fragment), both with the fragment as the page sent it, so that a hash-routed app's pages
+// (/app#/settings) can be told apart. An empty fragment (a link to "#" followed) is no fragment.
+// A URL given from its path on is both.
+type pageURL struct{ whole, path string }
 
 func splitPage(page string) pageURL {
-	whole, _, _ := strings.Cut(page, "#")
-	if strings.HasPrefix(whole, "/") {
-		return pageURL{whole, whole} // a path and query: the widget's form, parsed for nothing
+	page = strings.TrimSuffix(page, "#")
+	if strings.HasPrefix(page, "/") {
+		return pageURL{page, page} // the path on: parsed for nothing
 	}
-	u, err := url.Parse(whole)
+	rest, fragment, hasFragment := strings.Cut(page, "#")
+	u, err := url.Parse(rest)
 	if err != nil || u.Scheme == "" {
-		return pageURL{whole, whole}
+		return pageURL{page, page}
 	}
-	pathQuery := u.EscapedPath()
-	if pathQuery == "" {
-		pathQuery = "/"
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
 	}
 	if u.RawQuery != "" {
-		pathQuery += "?" + u.RawQuery
+		path += "?" + u.RawQuery
 	}
-	return pageURL{whole, pathQuery}
+	if hasFragment {
+		path += "#" + fragment
+	}
+	return pageURL{page, path}
 }
 
 // mergeAttributes is the page's attributes with the stored ones over them: the team's backend
@@ -167,8 +175,8 @@ func holds(r survey.AttributeRule, v any, ok bool) bool {
 		s, isString := v.(string)
 		return isString && strings.Contains(s, text(r.Value))
 	case survey.OpGreater, survey.OpLess:
-		a, okA := survey.NumberOf(v)
-		b, okB := survey.NumberOf(r.Value)
+		a, okA := numberOf(v)
+		b, okB := numberOf(r.Value)
 		if !okA || !okB {
 			return false
 		}
@@ -188,12 +196,27 @@ func in(v, list any) bool {
 // equal compares two attribute values: as numbers when both read as numbers (the page may send
 // "42" for 42), else as text ("true" for true).
 func equal(a, b any) bool {
-	if x, ok := survey.NumberOf(a); ok {
-		if y, ok := survey.NumberOf(b); ok {
+	if x, ok := numberOf(a); ok {
+		if y, ok := numberOf(b); ok {
 			return x == y
 		}
 	}
 	return text(a) == text(b)
+}
+
+// numberOf is survey.NumberOf, which it calls only for a string that may read as a finite
+// number: a failed parse allocates its error, and most text attributes ("pro") are no number.
+func numberOf(v any) (float64, bool) {
+	if s, ok := v.(string); ok {
+		s = strings.TrimSpace(s)
+		if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+			s = s[1:]
+		}
+		if s == "" || (s[0] != '.' && (s[0] < '0' || s[0] > '9')) {
+			return 0, false // not even a digit or a point first: no number, or an infinity or NaN
+		}
+	}
+	return survey.NumberOf(v)
 }
 
 // text is a value as text.

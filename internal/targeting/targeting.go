@@ -1,4 +1,4 @@
-// Package targeting decides which survey a person sees next (extensions.md section 7), from the
+// Package targeting decides which survey a person sees next (docs/api.md#display-rules), from the
 // team's surveys' display rules, what is known of the person, and what the page says. It reads
 // nothing itself: the caller brings the surveys (compiled once per version, see Compile), the
 // person's history and attributes (read once per decision), and lookups for the two checks
@@ -20,7 +20,8 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// Reasons nothing was picked: the first rule that held back the best candidate.
+// Reasons nothing was picked: the first rule that held back the best candidate the page could
+// show (see Decide).
 const (
 	ReasonNoSurvey      = "no-survey"
 	ReasonURL           = "url"
@@ -39,7 +40,7 @@ const (
 // Ask is what the page asks with.
 type Ask struct {
 	Respondent string
-	URL        string         // the page's URL, or its path and query
+	URL        string         // the page's URL, or its path, query and fragment
 	Event      string         // the event the page reports; empty for a page view
 	Attributes map[string]any // the page's, untrusted: the stored ones win
 	Now        time.Time
@@ -76,8 +77,15 @@ func Sort(surveys []*Rules) {
 // A survey without display rules is a candidate only when prompted. cooldown is the team's: no
 // survey (but those that ignore it) within that long of the person's last view of any. p is what
 // the store read of the person (store.Targeter's Person); its Responded is the caller's, through
-// l.Responded. onPage is what OnPage returned for ask and surveys: only those surveys can be
-// picked unprompted, so the others cost no check but the best one's, for the reason.
+// l.Responded. onPage is what OnPage returned for ask and surveys: only its surveys can be
+// picked unprompted, so the others cost no check.
+//
+// When nothing is picked, the reason is the first rule that held back the best candidate the
+// page could show: a prompted one, or one whose URL and event rules the page passes (whatever
+// its schedule). When there is none, it is event if a survey's URL rules let the page through
+// (it awaits another event, or a page view), else url (or no-survey, for a team without display
+// rules), and never more: what else holds back a survey meant for another page (its schedule,
+// its audience, the person's history with it) is not the page's to know.
 func Decide(ask Ask, surveys []*Rules, onPage Matched, p store.Person, cooldown time.Duration, l Lookups) (Decision, error) {
 	prompted := activePrompts(p.Prompts, ask.Now)
 	var cands []candidate // the prompted ones, by their prompts' age
@@ -91,12 +99,11 @@ func Decide(ask Ask, surveys []*Rules, onPage Matched, p store.Person, cooldown 
 	}
 	slices.SortFunc(cands, compareCandidates)
 	attrs := mergeAttributes(ask.Attributes, p.Attributes)
-	page := splitPage(ask.URL)
 	lastView := p.LastViewed()
 	reason := ""
 	// try checks one candidate: done when it is picked or fails.
 	try := func(c candidate) (Decision, bool, error) {
-		why, err := c.check(ask, page, p.Surveys[c.SurveyID], lastView, attrs, cooldown, l)
+		why, err := c.check(ask, p.Surveys[c.SurveyID], lastView, attrs, cooldown, l)
 		if err != nil || why == "" {
 			return Decision{SurveyID: c.SurveyID, DelaySeconds: c.rules().DelaySeconds}, true, err
 		}
@@ -110,19 +117,11 @@ func Decide(ask Ask, surveys []*Rules, onPage Matched, p store.Person, cooldown 
 			return d, err
 		}
 	}
-	// Then the others, in Sort's order; a survey without rules only when prompted. Only those
-	// on the page can pass. The best of the others gives the reason when nothing is picked: if
-	// it is off the page, it is checked first, for its reason (it fails on the page's rules,
-	// which need no lookup).
+	// Then the others the page could show (their URL and event rules let it through), in Sort's
+	// order; a survey without rules only when prompted. Those outside their schedule fail on
+	// it, before anything of the person is read.
 	unprompted := func(r *Rules) bool { _, ok := prompted[r.SurveyID]; return !ok && r.display != nil }
-	if i := slices.IndexFunc(surveys, unprompted); i >= 0 && reason == "" {
-		if j := slices.IndexFunc(onPage.Surveys, unprompted); j < 0 || onPage.Surveys[j] != surveys[i] {
-			if d, done, err := try(candidate{Rules: surveys[i]}); done {
-				return d, err // not expected: it is off the page
-			}
-		}
-	}
-	for _, r := range onPage.Surveys {
+	for _, r := range onPage.page {
 		if !unprompted(r) {
 			continue
 		}
@@ -131,7 +130,9 @@ func Decide(ask Ask, surveys []*Rules, onPage Matched, p store.Person, cooldown 
 		}
 	}
 	if reason == "" {
-		reason = ReasonNoSurvey
+		// None the page could show, and none prompted: every survey with rules failed on the
+		// page's URL or event.
+		reason = cmp.Or(onPage.missed, ReasonNoSurvey)
 	}
 	return Decision{Reason: reason}, nil
 }
@@ -141,25 +142,61 @@ func Decide(ask Ask, surveys []*Rules, onPage Matched, p store.Person, cooldown 
 type Matched struct {
 	Surveys []*Rules
 	IDs     []string
+	// page are the surveys the page's URL and event let through, whatever their schedule: the
+	// ones that give the reason when nothing is picked. The same slice as Surveys when none of
+	// them is outside its schedule.
+	page []*Rules
+	// missed is why the page could show none of the surveys: event when one's URL rules let it
+	// through, else url; no-survey when none has display rules.
+	missed string
 }
 
 // OnPage lists the surveys with display rules that the page and the moment let through (URL,
 // event, schedule), before anything is read of the person: their history need be read only for
-// these, and for the surveys they are prompted for.
+// these, and for the surveys they are prompted for. It notes for Decide, too, those of the page
+// that their schedule alone holds back, and why the page could show none, if it could not.
 func OnPage(ask Ask, surveys []*Rules) Matched {
 	page := splitPage(ask.URL)
-	var m Matched
+	m := Matched{missed: ReasonNoSurvey}
+	held := false // a survey of the page is outside its schedule
 	for _, r := range surveys {
 		d := r.display
-		if d == nil || (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
+		if d == nil {
 			continue
 		}
-		if r.matchesURL(page) && hasEvent(d.Events, ask.Event) {
-			m.Surveys = append(m.Surveys, r)
-			m.IDs = append(m.IDs, r.SurveyID)
+		if !r.matchesURL(page) {
+			if m.missed == ReasonNoSurvey {
+				m.missed = ReasonURL
+			}
+			continue
+		}
+		if !hasEvent(d.Events, ask.Event) {
+			m.missed = ReasonEvent
+			continue
+		}
+		if !inSchedule(d, ask.Now) {
+			if !held {
+				m.page = slices.Clone(m.Surveys)
+				held = true
+			}
+			m.page = append(m.page, r)
+			continue
+		}
+		m.Surveys = append(m.Surveys, r)
+		m.IDs = append(m.IDs, r.SurveyID)
+		if held {
+			m.page = append(m.page, r)
 		}
 	}
+	if !held {
+		m.page = m.Surveys
+	}
 	return m
+}
+
+// inSchedule reports whether a survey's schedule lets it be shown at now.
+func inSchedule(d *survey.Display, now time.Time) bool {
+	return (d.StartsAt == nil || !now.Before(*d.StartsAt)) && (d.EndsAt == nil || now.Before(*d.EndsAt))
 }
 
 // candidate is a survey that may be picked, and its prompt if it has one.
@@ -216,16 +253,17 @@ func activePrompts(prompts []store.Prompt, now time.Time) map[string]store.Promp
 	return out
 }
 
-// check returns the first rule that holds the candidate back, or "". A prompt asks for the
-// person by name: the page's rules (URL, event) and the audience rules (attributes, sampling)
-// do not hold it back; the schedule, the person's history, the cooldown and the app do.
-func (c candidate) check(ask Ask, page pageURL, seen store.Seen, lastView time.Time, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
+// check returns the first rule that holds the candidate back, or "". A candidate not prompted
+// is one whose page rules (URL, event) the page passes (OnPage): the rest are checked here. A
+// prompt asks for the person by name: the page's rules and the audience rules (attributes,
+// sampling) do not hold it back; the schedule, the person's history, the cooldown and the app do.
+func (c candidate) check(ask Ask, seen store.Seen, lastView time.Time, attrs map[string]any, cooldown time.Duration, l Lookups) (string, error) {
 	d := c.rules()
-	if (d.StartsAt != nil && ask.Now.Before(*d.StartsAt)) || (d.EndsAt != nil && !ask.Now.Before(*d.EndsAt)) {
+	if !inSchedule(d, ask.Now) {
 		return ReasonSchedule, nil
 	}
 	if !c.prompted {
-		if why := c.pageAndAudience(ask, page, attrs); why != "" {
+		if why := audience(d, c.SurveyID, ask.Respondent, attrs); why != "" {
 			return why, nil
 		}
 	}
@@ -256,18 +294,12 @@ func (c candidate) check(ask Ask, page pageURL, seen store.Seen, lastView time.T
 	return "", nil
 }
 
-// pageAndAudience checks the rules of the page (URL, event) and of the person's attributes
-// and sample.
-func (c candidate) pageAndAudience(ask Ask, page pageURL, attrs map[string]any) string {
-	d := c.rules()
+// audience checks the rules of the person's attributes and sample.
+func audience(d *survey.Display, surveyID, respondent string, attrs map[string]any) string {
 	switch {
-	case !c.matchesURL(page):
-		return ReasonURL
-	case !hasEvent(d.Events, ask.Event):
-		return ReasonEvent
 	case !matchesAttributes(d.Attributes, attrs):
 		return ReasonAttributes
-	case d.Percentage != nil && !Sampled(c.SurveyID, ask.Respondent, *d.Percentage):
+	case d.Percentage != nil && !Sampled(surveyID, respondent, *d.Percentage):
 		return ReasonSampledOut
 	}
 	return ""

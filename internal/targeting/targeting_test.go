@@ -144,7 +144,8 @@ func TestCooldownLimitAudience(t *testing.T) {
 
 // Prompted surveys come first, oldest prompt first; then priority, then the newest. A prompt
 // lifts the page's and the attributes' rules, not the history's; an expired one does nothing.
-// A survey without rules is picked only when prompted. The reason is the best candidate's.
+// A survey without rules is picked only when prompted. The reason is that of the best candidate
+// the page could show.
 func TestOrderAndPrompts(t *testing.T) {
 	older := rules(t, "older", 48*time.Hour, &survey.Display{})
 	newer := rules(t, "newer", time.Hour, &survey.Display{})
@@ -174,9 +175,10 @@ func TestOrderAndPrompts(t *testing.T) {
 	if got := decide(t, Ask{URL: "/home"}, all, store.Person{Prompts: prompts}, 0, answered("billing")); got.SurveyID != "bare" {
 		t.Errorf("the oldest prompt's survey answered: %+v, want the next prompt's", got)
 	}
-	// The newer of the two (billing) is off its page, the older answered: the newer's reason.
-	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, store.Person{}, 0, answered("older")); got.Reason != ReasonURL {
-		t.Errorf("nothing to show: %+v, want the reason of the best candidate (url)", got)
+	// The newer of the two (billing) is off its page, the older, on it, answered: the older's
+	// reason, not the newer's.
+	if got := decide(t, Ask{URL: "/home"}, []*Rules{older, onBilling}, store.Person{}, 0, answered("older")); got.Reason != ReasonResponded {
+		t.Errorf("nothing to show: %+v, want the reason of the best candidate on the page (responded)", got)
 	}
 	// Surveys off the page are not checked but for the reason: the best one on the page gives
 	// it when it comes first, and one further down the page's list is still picked.
