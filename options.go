@@ -13,11 +13,12 @@ import (
 	"github.com/svc-feedback/svc/internal/api"
 	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/internal/hostguard"
+	"github.com/svc-feedback/svc/internal/report"
 	"github.com/svc-feedback/svc/store"
 )
 
 // Options configure NewHandler: everything svc can be told, in one place. The zero value (or a
-// nil *Options) means the defaults, which follow the contract.
+// nil *Options) means the defaults, given with each field and in docs/operating.md.
 type Options struct {
 	// Logger receives svc's logs; nil means slog.Default().
 	Logger *slog.Logger
@@ -66,7 +67,7 @@ type Options struct {
 	// list, as it does on the link pages: the pages build links from the Host.
 	PageHosts []string
 	// Audience, when set, lets the app decide in code who may see a survey that
-	// POST /v1/svc/next-survey would pick for a person (extensions.md section 7): it is given the
+	// POST /v1/svc/next-survey would pick for a person (docs/api.md#display-rules): it is given the
 	// widget's request (with the page's cookies, such as the app's session), the respondent and
 	// the survey's id, and is asked only of a survey that passes every other rule. Its error is
 	// the request's 500. Nil lets every survey through.
@@ -79,7 +80,18 @@ type Options struct {
 	// the caller: say what to do, never why a check failed inside). It is not asked of the
 	// widget's endpoints, which a publishable key opens.
 	Authorize func(r *http.Request) (teamID string, err error)
+	// Spreadsheets, when set, writes exports as spreadsheets (format=xlsx, and the results
+	// pages' "Download for Excel"): give it xlsx.New() from package xlsx, which an app links
+	// only when it asks for it. Nil: format=xlsx is a 400 that names this option.
+	Spreadsheets Spreadsheet
 }
+
+// Spreadsheet writes an export for people as a spreadsheet file; package xlsx provides one.
+type Spreadsheet = report.Spreadsheet
+
+// Sheet takes a spreadsheet's rows: each cell a string, a json.Number (a number in the sheet)
+// or a time.Time (a date and time in the sheet).
+type Sheet = report.Sheet
 
 // Observer is told what svc's handler and webhook sender do, for metrics. Package metrics
 // implements it in the Prometheus text format; an app may give its own. Its methods are called
@@ -113,8 +125,8 @@ type RateLimit struct {
 	MaxBuckets int
 }
 
-// WebhookOptions tune the delivery of response.created webhooks. Zero values mean the
-// contract's defaults: 5 s per attempt, 3 retries at about 1 s, 2 s and 4 s, Retry-After
+// WebhookOptions tune the delivery of response.created webhooks. Zero values mean svc's
+// defaults (docs/webhooks.md): 5 s per attempt, 3 retries at about 1 s, 2 s and 4 s, Retry-After
 // honoured up to 60 s.
 type WebhookOptions struct {
 	// Disabled stops this handler from sending deliveries; they are still scheduled in the
@@ -199,7 +211,7 @@ func (o *Options) build(more ...error) (api.Config, delivery.Options, error) {
 	hc := api.Config{
 		Logger: log, AccessLog: o.AccessLog, Now: o.Now, BaseURL: strings.TrimRight(o.BaseURL, "/"), AllowedOrigins: origins,
 		MaxEventBody: o.MaxEventBody, MaxResponseBody: o.MaxResponseBody, MaxPageBytes: o.MaxPageBytes, PageHosts: o.PageHosts,
-		Audience: o.Audience, Authorize: o.Authorize,
+		Audience: o.Audience, Authorize: o.Authorize, Spreadsheets: o.Spreadsheets,
 	}
 	if o.Observer != nil {
 		hc.OnRequest = o.Observer.Request

@@ -22,6 +22,7 @@ import (
 	"github.com/svc-feedback/svc/store/fixture"
 	"github.com/svc-feedback/svc/store/postgres"
 	"github.com/svc-feedback/svc/store/sqlite"
+	"github.com/svc-feedback/svc/xlsx"
 )
 
 // Serving: the default command, with its flags.
@@ -242,14 +243,14 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *
 		}
 	}
 	if cfg.resultsTeam != "" {
-		rs, err := svc.NewResults(st, cfg.resultsTeam, &svc.Options{PageHosts: pageHosts(cfg)})
+		rs, err := svc.NewResults(st, cfg.resultsTeam, &svc.Options{PageHosts: pageHosts(cfg), Spreadsheets: xlsx.New()})
 		if err != nil {
 			return nil, err
 		}
 		results = http.StripPrefix("/results", rs)
 	}
 	if cfg.consoleTeam != "" {
-		c, err := svc.NewConsole(st, cfg.consoleTeam, &svc.ConsoleOptions{Options: svc.Options{PageHosts: pageHosts(cfg)}})
+		c, err := svc.NewConsole(st, cfg.consoleTeam, &svc.ConsoleOptions{Options: svc.Options{PageHosts: pageHosts(cfg), Spreadsheets: xlsx.New()}})
 		if err != nil {
 			return nil, err
 		}
@@ -319,7 +320,7 @@ func isPostgresURL(db string) bool {
 
 // handlerOptions are svc's options as the flags say.
 func handlerOptions(cfg config, log, accessLog *slog.Logger, allowPrivate bool, m *metrics.Metrics) *svc.Options {
-	opts := &svc.Options{Logger: log, AccessLog: accessLog, BaseURL: cfg.baseURL,
+	opts := &svc.Options{Logger: log, AccessLog: accessLog, BaseURL: cfg.baseURL, Spreadsheets: xlsx.New(),
 		Webhooks: svc.WebhookOptions{AllowPrivate: allowPrivate, Lease: cfg.webhookLease}}
 	if cfg.rateLimit > 0 {
 		opts.RateLimit = &svc.RateLimit{PerSecond: cfg.rateLimit, Burst: int(2 * cfg.rateLimit)}

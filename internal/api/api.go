@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/svc-feedback/svc/internal/report"
 	"github.com/svc-feedback/svc/internal/reqlog"
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/widget"
@@ -69,6 +70,8 @@ type Config struct {
 	Audience func(r *http.Request, respondent, surveyID string) (bool, error)
 	// Authorize is svc.Options.Authorize.
 	Authorize func(r *http.Request) (teamID string, err error)
+	// Spreadsheets is svc.Options.Spreadsheets.
+	Spreadsheets report.Spreadsheet
 }
 
 // Handler is the svc HTTP API. It is safe for concurrent use.

@@ -236,10 +236,16 @@ func TestExportForPeople(t *testing.T) {
 	put := e.public("PUT", "/v1/svc/"+e.survA.ID+"/response/rpeople00000000000000002",
 		`{"respondent":"bob","data":{"favourite":"Reports"},"metadata":{"plan":"pro","page":"/home"},"finished":true}`)
 	wantStatus(t, put, 200, "")
+	e.clock.Advance(time.Minute)
+	e.putResponse(e.survA.ID, "rpeople00000000000000003", "cy", `{"bug":{"title":"Broken","metadata":"{\"url\":\"https://app.example.com/settings#billing\",\"userAgent\":\"Firefox\"}"}}`)
 	rec := e.protected("/v1/protected/surveys/" + e.survA.ID + "/responses/export?header=titles")
 	wantStatus(t, rec, 200, "")
-	rows, err := csv.NewReader(strings.NewReader(rec.Body.String())).ReadAll()
-	if err != nil || len(rows) != 3 {
+	body, ok := strings.CutPrefix(rec.Body.String(), "\uFEFF")
+	if !ok {
+		t.Errorf("the CSV for people does not start with a UTF-8 byte order mark: %q", rec.Body.String()[:20])
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil || len(rows) != 4 {
 		t.Fatalf("%v: %d rows", err, len(rows))
 	}
 	head := []string{"Response", "Respondent", "Created", "Updated", "Finished",
@@ -262,6 +268,9 @@ func TestExportForPeople(t *testing.T) {
 	}
 	if bob[4] != "yes" || bob[7] != "Reports" || bob[13] != "" || bob[15] != "/home" || bob[16] != "pro" || bob[14] != "" {
 		t.Errorf("bob's row: %q", bob)
+	}
+	if cy := rows[3]; cy[10] != "Broken" || cy[12] != "https://app.example.com/settings#billing" {
+		t.Errorf("the widget's bug report: page %q, want the page's URL, not its metadata", cy[12])
 	}
 	for _, bad := range []string{"?header=titles&format=ndjson", "?header=names"} {
 		wantStatus(t, e.protected("/v1/protected/surveys/"+e.survA.ID+"/responses/export"+bad), http.StatusBadRequest, "invalid_request")

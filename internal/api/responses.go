@@ -219,7 +219,7 @@ func (h *Handler) handleExport(w http.ResponseWriter, r *http.Request, teamID st
 	if err != nil {
 		return err
 	}
-	o, err := report.ParseExport(q)
+	o, err := report.ParseExport(q, h.opts.Spreadsheets)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 var document = sync.OnceValues(func() (*openapi3.T, error) {
 	// The widget's script and exports are text to the validator (kin-openapi keeps its decoders in a
 	// package-level table, so this registration is once per test binary).
-	for _, ct := range []string{"text/javascript", "text/csv", "application/x-ndjson"} {
+	for _, ct := range []string{"text/javascript", "text/csv", "application/x-ndjson", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 	}
 	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPI())

@@ -22,6 +22,8 @@ import (
 const (
 	FormatCSV    = "csv"
 	FormatNDJSON = "ndjson"
+	// FormatXLSX is the export for people as a spreadsheet, where a Spreadsheet writes one.
+	FormatXLSX = "xlsx"
 )
 
 // exportPage is how many responses an export reads from the store at a time: its memory is
@@ -54,7 +56,7 @@ func NewWriter(w io.Writer, format string, def survey.Definition) Writer {
 		questions = append(questions, q.ID)
 	}
 	head = append(append(head, questions...), "metadata")
-	// Last, and only where there are languages: the header of section 3 stays as it was.
+	// Last, and only where there are languages: a survey without them keeps the header it always had.
 	languages := def.Languages != nil
 	if languages {
 		head = append(head, "language")
@@ -117,6 +119,7 @@ type csvRows struct {
 	w         *csv.Writer
 	head      []string
 	wroteHead bool
+	bom       io.Writer // when set, where a UTF-8 byte order mark goes before the header row
 }
 
 func (c *csvRows) writeHead() error {
@@ -124,6 +127,12 @@ func (c *csvRows) writeHead() error {
 		return nil
 	}
 	c.wroteHead = true
+	if c.bom != nil {
+		// Straight to the output: the csv.Writer has buffered nothing yet.
+		if _, err := io.WriteString(c.bom, "\uFEFF"); err != nil {
+			return err
+		}
+	}
 	return c.w.Write(safeCells(c.head))
 }
 
@@ -217,8 +226,10 @@ func safeCells(row []string) []string {
 
 // ExportOptions say what an export writes.
 type ExportOptions struct {
-	// Format is FormatCSV or FormatNDJSON.
+	// Format is FormatCSV, FormatNDJSON or FormatXLSX.
 	Format string
+	// Sheets writes FormatXLSX.
+	Sheets Spreadsheet
 	// Titles makes the CSV for people (header=titles): see people.go.
 	Titles bool
 	// Link gives the address at which a response, and its screenshot, are seen; it is given
@@ -228,10 +239,11 @@ type ExportOptions struct {
 	Filter Filter
 }
 
-// ParseExport reads an export's format (FormatCSV, the default, or FormatNDJSON) and header
-// (ids, the default, or titles, for a CSV) parameters; another value is an error that wraps
+// ParseExport reads an export's format (FormatCSV, the default, FormatNDJSON, or FormatXLSX
+// when sheets writes spreadsheets) and header (ids, the default, or titles, for a CSV; a
+// spreadsheet always has titles) parameters; another value is an error that wraps
 // store.ErrInvalid.
-func ParseExport(q url.Values) (ExportOptions, error) {
+func ParseExport(q url.Values, sheets Spreadsheet) (ExportOptions, error) {
 	format, err := wire.Query(q, "format")
 	if err != nil {
 		return ExportOptions{}, err
@@ -246,14 +258,19 @@ func ParseExport(q url.Values) (ExportOptions, error) {
 		o.Format = FormatCSV
 	case FormatNDJSON:
 		o.Format = FormatNDJSON
+	case FormatXLSX:
+		if sheets == nil {
+			return ExportOptions{}, store.Invalidf(`format "xlsx": this server writes no spreadsheets (its operator turns them on with svc.Options.Spreadsheets, package xlsx); "csv" and "ndjson" are written`)
+		}
+		o.Format, o.Titles, o.Sheets = FormatXLSX, true, sheets
 	default:
-		return ExportOptions{}, store.Invalidf(`format is "csv" (the default) or "ndjson"`)
+		return ExportOptions{}, store.Invalidf(`format is "csv" (the default), "ndjson" or, where the server writes spreadsheets, "xlsx"`)
 	}
 	switch {
-	case header == "titles" && o.Format == FormatCSV:
+	case header == "titles" && o.Format != FormatNDJSON:
 		o.Titles = true
-	case header != "" && header != "ids":
-		return ExportOptions{}, store.Invalidf(`header is "ids" (the default) or, for a CSV, "titles"`)
+	case header != "" && header != "ids" || header == "ids" && o.Format == FormatXLSX:
+		return ExportOptions{}, store.Invalidf(`header is "ids" (the default) or, for a CSV, "titles"; a spreadsheet has titles`)
 	}
 	return o, nil
 }
@@ -278,9 +295,12 @@ func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s sto
 		hd.Set("Cache-Control", "no-store")
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-responses.%s"`, sv.ID, format))
-		if format == FormatCSV {
+		switch format {
+		case FormatCSV:
 			hd.Set("Content-Type", "text/csv; charset=utf-8")
-		} else {
+		case FormatXLSX:
+			hd.Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+		default:
 			hd.Set("Content-Type", "application/x-ndjson")
 		}
 		w.WriteHeader(http.StatusOK)
@@ -288,7 +308,11 @@ func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s sto
 			return nil // the headers say what a GET would stream; no need to read it all
 		}
 		if o.Titles {
-			return newPeopleWriter(w, sv.Definition, metaKeys, o.Link)
+			pw, err := newPeopleWriter(w, sv.Definition, metaKeys, o.Link, o.Sheets)
+			if err != nil {
+				return failedWriter{err}
+			}
+			return pw
 		}
 		return NewWriter(w, format, sv.Definition)
 	})
@@ -302,3 +326,9 @@ func ServeExport(w http.ResponseWriter, r *http.Request, log *slog.Logger, s sto
 	}
 	return err
 }
+
+// failedWriter is a Writer that could not start: each call returns its error.
+type failedWriter struct{ err error }
+
+func (f failedWriter) Write(store.Response) error { return f.err }
+func (f failedWriter) Flush() error               { return f.err }

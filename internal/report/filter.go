@@ -17,7 +17,7 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// Filter picks responses by what they hold (extensions.md section 9), with one meaning wherever
+// Filter picks responses by what they hold (docs/api.md#filters), with one meaning wherever
 // it is given. The zero Filter picks every response.
 type Filter struct {
 	answers  map[string]answerFilter

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf16"
 
 	"github.com/svc-feedback/svc/internal/wire"
@@ -14,7 +16,7 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// The CSV for people (header=titles, extensions.md section 9) is what a product person opens in
+// The CSV for people (header=titles) is what a product person opens in
 // a spreadsheet: question titles as headers, a multi-select's choices in one cell, a bug
 // report's title, description and page in columns of their own with its screenshot linked
 // rather than inlined, each metadata key a column, and no cell longer than a spreadsheet holds.
@@ -29,10 +31,12 @@ const maxMetadataColumns = 100
 // cutMark ends a cell cut to maxCell.
 const cutMark = " […cut: the whole answer is in the NDJSON export]"
 
-// peopleColumn writes one or more cells of a response.
+// peopleColumn writes one cell of a response: a string, a json.Number (a score, as written) or
+// a time.Time, so that a spreadsheet gets numbers as numbers and times as dates, and a CSV
+// writes each as text.
 type peopleColumn struct {
 	head string
-	cell func(r store.Response, answers map[string]json.RawMessage, meta map[string]string) string
+	cell func(r store.Response, answers map[string]json.RawMessage, meta map[string]string) any
 }
 
 // MetadataKeys reads every response q finds in sv, a page at a time, for the metadata keys they
@@ -61,24 +65,42 @@ func MetadataKeys(ctx context.Context, s store.Store, sv store.Survey, q store.R
 	return keys[:min(len(keys), maxMetadataColumns)], nil
 }
 
-// newPeopleWriter returns the CSV writer for people of def's questions and the metadata keys,
-// with link giving the address a response's screenshot is seen at.
-func newPeopleWriter(w io.Writer, def survey.Definition, metaKeys []string, link func(responseID string) string) Writer {
+// newPeopleWriter returns the writer for people of def's questions and the metadata keys, with
+// link giving the address a response's screenshot is seen at: a CSV (after a UTF-8 byte order
+// mark, so that spreadsheets on Windows read it as UTF-8) when sheet is nil, else sheet's rows.
+func newPeopleWriter(w io.Writer, def survey.Definition, metaKeys []string, link func(responseID string) string, sheets Spreadsheet) (Writer, error) {
+	cols := peopleColumns(def, metaKeys, link)
+	head := make([]string, 0, len(cols))
+	for _, c := range cols {
+		head = append(head, fitCell(c.head))
+	}
+	pw := &peopleWriter{cols: cols}
+	if sheets == nil {
+		pw.csv = &csvRows{w: csv.NewWriter(w), head: head, bom: w}
+		return pw, nil
+	}
+	sheet, err := sheets.NewSheet(w, head)
+	if err != nil {
+		return nil, err
+	}
+	pw.sheet = sheet
+	return pw, nil
+}
+
+// peopleColumns are the columns for people: the response's own, each question's, and a column
+// for each metadata key.
+func peopleColumns(def survey.Definition, metaKeys []string, link func(responseID string) string) []peopleColumn {
 	cols := []peopleColumn{
-		{"Response", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string { return r.ID }},
-		{"Respondent", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string { return r.Respondent }},
-		{"Created", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string {
-			return string(wire.AppendTime(nil, r.CreatedAt))
-		}},
-		{"Updated", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string {
-			return string(wire.AppendTime(nil, r.UpdatedAt))
-		}},
-		{"Finished", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string {
+		{"Response", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) any { return r.ID }},
+		{"Respondent", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) any { return r.Respondent }},
+		{"Created", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) any { return r.CreatedAt }},
+		{"Updated", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) any { return r.UpdatedAt }},
+		{"Finished", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) any {
 			return map[bool]string{true: "yes", false: "no"}[r.Finished]
 		}},
 	}
 	if def.Languages != nil {
-		cols = append(cols, peopleColumn{"Language", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) string { return r.Language }})
+		cols = append(cols, peopleColumn{"Language", func(r store.Response, _ map[string]json.RawMessage, _ map[string]string) any { return r.Language }})
 	}
 	titles := map[string]int{}
 	for _, q := range def.Questions {
@@ -88,15 +110,11 @@ func newPeopleWriter(w io.Writer, def survey.Definition, metaKeys []string, link
 		cols = append(cols, questionColumns(&def.Questions[i], titles[def.Questions[i].Title] > 1, link)...)
 	}
 	for _, k := range metaKeys {
-		cols = append(cols, peopleColumn{"metadata." + k, func(_ store.Response, _ map[string]json.RawMessage, meta map[string]string) string {
+		cols = append(cols, peopleColumn{"metadata." + k, func(_ store.Response, _ map[string]json.RawMessage, meta map[string]string) any {
 			return meta[k]
 		}})
 	}
-	head := make([]string, 0, len(cols))
-	for _, c := range cols {
-		head = append(head, fitCell(c.head))
-	}
-	return &peopleWriter{csvRows: csvRows{w: csv.NewWriter(w), head: head}, cols: cols}
+	return cols
 }
 
 // questionColumns are a question's columns: none for a statement, four for a bug report, one
@@ -112,7 +130,7 @@ func questionColumns(q *survey.Question, shared bool, link func(string) string) 
 		return nil
 	case survey.TypeBugReport:
 		part := func(name string, of func(a survey.BugReportAnswer) string) peopleColumn {
-			return peopleColumn{head + ": " + name, func(r store.Response, answers map[string]json.RawMessage, _ map[string]string) string {
+			return peopleColumn{head + ": " + name, func(r store.Response, answers map[string]json.RawMessage, _ map[string]string) any {
 				var a survey.BugReportAnswer
 				if raw := answers[id]; len(raw) == 0 || json.Unmarshal(raw, &a) != nil {
 					return ""
@@ -123,8 +141,8 @@ func questionColumns(q *survey.Question, shared bool, link func(string) string) 
 		return []peopleColumn{
 			part("title", func(a survey.BugReportAnswer) string { return a.Title }),
 			part("description", func(a survey.BugReportAnswer) string { return deref(a.Description) }),
-			part("page", func(a survey.BugReportAnswer) string { return a.Metadata }),
-			{head + ": screenshot", func(r store.Response, answers map[string]json.RawMessage, _ map[string]string) string {
+			part("page", func(a survey.BugReportAnswer) string { return pageOf(a.Metadata) }),
+			{head + ": screenshot", func(r store.Response, answers map[string]json.RawMessage, _ map[string]string) any {
 				var a survey.BugReportAnswer
 				if raw := answers[id]; len(raw) == 0 || json.Unmarshal(raw, &a) != nil || a.ScreenshotDataURL == nil {
 					return ""
@@ -133,9 +151,26 @@ func questionColumns(q *survey.Question, shared bool, link func(string) string) 
 			}},
 		}
 	}
-	return []peopleColumn{{head, func(_ store.Response, answers map[string]json.RawMessage, _ map[string]string) string {
+	return []peopleColumn{{head, func(_ store.Response, answers map[string]json.RawMessage, _ map[string]string) any {
 		return peopleCell(answers[id])
 	}}}
+}
+
+// pageOf is the page a bug report was written on: the url member of the metadata the widget
+// writes (a JSON object of the page, the browser, the viewport and the time; "" when it has no
+// url), or the metadata as it is when it is not an object (a page's path, say).
+func pageOf(metadata string) string {
+	t := strings.TrimSpace(metadata)
+	if !strings.HasPrefix(t, "{") {
+		return metadata
+	}
+	var m struct {
+		URL string `json:"url"`
+	}
+	if json.Unmarshal([]byte(t), &m) != nil {
+		return metadata // not JSON after all: what the writer wrote
+	}
+	return m.URL
 }
 
 func deref(s *string) string {
@@ -145,9 +180,9 @@ func deref(s *string) string {
 	return *s
 }
 
-// peopleCell is an answer as a person reads it: text as it is, a number as written, a list of
-// choices joined by "; ".
-func peopleCell(raw json.RawMessage) string {
+// peopleCell is an answer as a person reads it: text as it is, a number as written (a
+// json.Number), a list of choices joined by "; ".
+func peopleCell(raw json.RawMessage) any {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
@@ -155,7 +190,23 @@ func peopleCell(raw json.RawMessage) string {
 	if raw[0] == '[' && json.Unmarshal(raw, &list) == nil {
 		return strings.Join(list, "; ")
 	}
+	if raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' {
+		return json.Number(raw)
+	}
 	return csvCell(raw)
+}
+
+// cellText is a cell as a CSV writes it: a time as the API writes one, a number as written.
+func cellText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case json.Number:
+		return string(v)
+	case time.Time:
+		return string(wire.AppendTime(nil, v))
+	}
+	return fmt.Sprint(v)
 }
 
 // fitCell cuts a cell to maxCell UTF-16 code units, marking the cut.
@@ -173,11 +224,13 @@ func fitCell(s string) string {
 	return s
 }
 
-// peopleWriter writes the CSV for people.
+// peopleWriter writes the export for people, as a CSV or to a spreadsheet's sheet.
 type peopleWriter struct {
-	csvRows
-	cols []peopleColumn
-	row  []string
+	cols  []peopleColumn
+	csv   *csvRows // or
+	sheet Sheet
+	cells []any
+	text  []string
 }
 
 func (e *peopleWriter) Write(r store.Response) error {
@@ -189,9 +242,41 @@ func (e *peopleWriter) Write(r store.Response) error {
 	if len(r.Metadata) > 0 {
 		_ = json.Unmarshal(r.Metadata, &meta) // stored as an object of strings
 	}
-	e.row = e.row[:0]
+	e.cells, e.text = e.cells[:0], e.text[:0]
 	for _, c := range e.cols {
-		e.row = append(e.row, fitCell(c.cell(r, answers, meta)))
+		v := c.cell(r, answers, meta)
+		if s, ok := v.(string); ok {
+			v = fitCell(s)
+		}
+		e.cells = append(e.cells, v)
+		e.text = append(e.text, fitCell(cellText(v)))
 	}
-	return e.writeRow(e.row)
+	if e.sheet != nil {
+		return e.sheet.WriteRow(e.cells)
+	}
+	return e.csv.writeRow(e.text)
+}
+
+// Flush ends the CSV, or the spreadsheet's file.
+func (e *peopleWriter) Flush() error {
+	if e.sheet != nil {
+		return e.sheet.Close()
+	}
+	return e.csv.Flush()
+}
+
+// Spreadsheet writes the export for people as a spreadsheet file (format=xlsx); package xlsx
+// provides one, which an app turns on with svc.Options.Spreadsheets.
+type Spreadsheet interface {
+	// NewSheet starts a file of one sheet written to w, whose first row, head, stays in view
+	// as the rows below it scroll.
+	NewSheet(w io.Writer, head []string) (Sheet, error)
+}
+
+// Sheet takes a spreadsheet's rows, in order. Each cell is a string, a json.Number (a score, as
+// written: a number in the sheet) or a time.Time (a date and time in the sheet).
+type Sheet interface {
+	WriteRow(cells []any) error
+	// Close writes the rest of the file to the writer NewSheet was given.
+	Close() error
 }

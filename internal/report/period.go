@@ -22,7 +22,7 @@ var (
 	customRE  = regexp.MustCompile(`^custom_(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})$`)
 )
 
-// Range turns a timeRange value (contract 4.8: all-time, the default; last-7-days;
+// Range turns a timeRange value (docs/api.md: all-time, the default; last-7-days;
 // last-30-days; qN-YYYY; custom_YYYY-MM-DD_YYYY-MM-DD) into its current period and the previous
 // period of equal length (nil for all-time). All ranges are UTC; created is the survey's creation
 // time, where all-time starts. An invalid one is an error that wraps store.ErrInvalid.

@@ -119,7 +119,7 @@ func earlier(a, b time.Time) time.Time {
 }
 
 // Trends works out sv's trend over p by interval for the rating questions qs, each bucket from
-// the counts the store keeps on write (store.Counts), so that its cost grows with the buckets,
+// the counts the store keeps on write (store.Store.Counts), so that its cost grows with the buckets,
 // not with the responses. A store.PeriodCounter reads every bucket at once.
 func Trends(ctx context.Context, s store.Store, sv store.Survey, p Period, interval string, qs []*survey.Question) (Trend, error) {
 	buckets, err := Buckets(p, interval)
