@@ -24,7 +24,7 @@ import (
 // (scripts/pgfailover start), both hosts with target_session_attrs=read-write.
 const failoverEnv = "SVC_TEST_FAILOVER"
 
-// TestFailover (extensions.md section 11): the primary stops at once while responses are being
+// TestFailover (docs/scaling.md#across-a-failover): the primary stops at once while responses are being
 // written through svc, and its synchronous standby is promoted. Meanwhile every write is
 // answered 503 with Retry-After, never another error and never a hang; svc writes again within
 // 10 s of the promotion, without a restart; every response it acknowledged is on the new

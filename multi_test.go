@@ -263,8 +263,8 @@ func TestClusterPagingAndRevocation(t *testing.T) {
 	if err := c.stores[0].RevokeKey(context.Background(), "acme", k.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	// Every instance refuses it within the second the contract allows: the revoking one at
-	// once, the others when the NOTIFY of the change drops their cached key.
+	// Every instance refuses it within the second svc promises (docs/operating.md#limits): the
+	// revoking one at once, the others when the NOTIFY of the change drops their cached key.
 	deadline := time.Now().Add(time.Second)
 	for i := range c.instances {
 		for {
@@ -303,8 +303,8 @@ func TestClusterNotifiesOtherInstances(t *testing.T) {
 }
 
 // A survey changed through one instance is served changed by every instance within the
-// second the contract allows, though each had it cached (the NOTIFY of the change drops it at
-// once; the cache's 500 ms life bounds it if a notification is lost).
+// second svc promises (docs/operating.md#limits), though each had it cached (the NOTIFY of the
+// change drops it at once; the cache's 500 ms life bounds it if a notification is lost).
 func TestClusterSeesAChangedSurvey(t *testing.T) {
 	c := newCluster(t, "")
 	path := "/v1/svc/" + c.survey.ID

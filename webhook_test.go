@@ -570,7 +570,7 @@ func (s *syncBuffer) String() string {
 
 // Standard Webhooks' own Go library verifies svc's real deliveries unchanged, for a secret of
 // its form (whsec_ and base64), also while a rotation signs with two secrets; and
-// X-Svc-Signature-256 stays keyed with the secret's text, as svc's contract says.
+// X-Svc-Signature-256 stays keyed with the secret's text, as docs/webhooks.md says.
 func TestWebhookStandardWebhooksLibraryVerifies(t *testing.T) {
 	oldSecret, newSecret := webhookverify.NewSecret(), webhookverify.NewSecret()
 	rv := newReceiver(t)

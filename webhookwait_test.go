@@ -14,7 +14,7 @@ import (
 
 // TestWebhookWaitSeconds: with webhookWaitSeconds a response's response.created waits until the
 // response is finished or quiet for the wait, whichever comes first, is still sent once, and
-// carries the answers as they stand then (extensions.md section 2). The clock is the test's.
+// carries the answers as they stand then (docs/webhooks.md). The clock is the test's.
 func TestWebhookWaitSeconds(t *testing.T) {
 	rv := newReceiver(t)
 	clock := testclock.New(time.Now().UTC().Truncate(time.Millisecond))

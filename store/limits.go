@@ -7,7 +7,7 @@ import (
 	"github.com/svc-feedback/svc/internal/cuid2"
 )
 
-// Limits on a response write, from the contract's decisions.
+// Limits on a response write (docs/decisions.md#responses).
 const (
 	MaxRespondentChars    = 256
 	MaxMetadataKeys       = 50

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Linker is a Store that keeps what link surveys need (extensions.md section 10): a survey found
+// Linker is a Store that keeps what link surveys need (docs/languages-and-links.md): a survey found
 // by its id alone, since a link names no team, and each team's secret for signing links. The
 // handler's link pages need one; both of svc's stores are one.
 type Linker interface {

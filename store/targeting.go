@@ -7,9 +7,9 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// Targeter is an optional interface of a Store that keeps what targeting needs (extensions.md
-// section 7): each team's settings, the attributes its backend stores for a person, its prompts,
-// and a person's views of each survey. POST /v1/svc/next-survey and the endpoints that change
+// Targeter is an optional interface of a Store that keeps what targeting needs
+// (docs/api.md#display-rules): each team's settings, the attributes its backend stores for a
+// person, its prompts, and a person's views of each survey. POST /v1/svc/next-survey and the endpoints that change
 // these need it; both svc backends have it. RecordEvent of a view counts it in the person's
 // history of the survey (Person) and uses up the person's prompts of that survey;
 // EraseRespondent deletes their attributes and prompts with the rest.

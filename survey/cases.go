@@ -24,6 +24,10 @@ var operatorsOf = map[string][]string{
 	TypeStatement: nil,
 }
 
+// Operators returns the operators a routing case of a question of questionType can hold for,
+// in a stable order; none for a statement or a type svc does not know.
+func Operators(questionType string) []string { return slices.Clone(operatorsOf[questionType]) }
+
 // validateCase checks one case of q's routing, at: an operator q's type can hold for, and a
 // value its answers can take.
 func validateCase(at string, q *Question, c Case) error {

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Language tags (extensions.md section 10): a language of ISO 639, optionally with a script and
+// Language tags (docs/languages-and-links.md): a language of ISO 639, optionally with a script and
 // a region, as BCP 47 writes them ("de", "pt-BR", "zh-Hant", "zh-Hant-TW"). svc needs no more of
 // BCP 47 than that: a survey's languages are chosen by its team, and a person's are matched
 // against them by the fallback of LanguageChain.

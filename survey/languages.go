@@ -2,7 +2,7 @@ package survey
 
 import "slices"
 
-// Languages are a survey's translations (extensions.md section 10): the language its own texts
+// Languages are a survey's translations (docs/languages-and-links.md): the language its own texts
 // are written in, and the same texts in other languages. Option values are never translated,
 // since they are what a response stores: counts never split by language.
 type Languages struct {

@@ -21,7 +21,8 @@ const (
 // DefaultBackButtonLabel is the back button label of a survey that does not set one.
 const DefaultBackButtonLabel = "Back"
 
-// Definition is what a respondent sees of a survey: the public view of the contract's section 2.1.
+// Definition is what a respondent sees of a survey: its public view, as GET /v1/svc/{surveyId}
+// serves it.
 // Questions are kept in position order by Normalize.
 type Definition struct {
 	Title                   string       `json:"title"`
@@ -38,7 +39,7 @@ type Definition struct {
 	Link *Link `json:"link,omitempty"`
 }
 
-// Link is how a survey is answered on its link page, /s/{surveyId} (extensions.md section 10).
+// Link is how a survey is answered on its link page, /s/{surveyId}.
 type Link struct {
 	// Anonymous lets the page be answered without a signed link: each browser is then one
 	// respondent.

@@ -4,7 +4,7 @@
 //
 // A delivery carries two signature schemes when the survey has a webhook secret:
 //
-//   - X-Svc-Signature-256: "sha256=<hex HMAC-SHA256 of the raw body>", as the contract defines;
+//   - X-Svc-Signature-256: "sha256=<hex HMAC-SHA256 of the raw body>", svc's own header;
 //   - the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature
 //     ("v1,<base64 HMAC-SHA256 of id.timestamp.body>", several space-separated during a secret
 //     rotation), which bind the signature to a time so old deliveries cannot be replayed.
@@ -16,7 +16,7 @@
 // A secret of the Standard Webhooks form, "whsec_" and the standard base64 of 24 to 64 bytes
 // (NewSecret makes one of 32), keys webhook-signature with those decoded bytes, so Standard
 // Webhooks' own libraries verify svc's deliveries unchanged; X-Svc-Signature-256 is keyed with
-// the secret's text, as svc's contract says. Any other secret keys both with its text.
+// the secret's text, as svc's webhook format says (docs/webhooks.md). Any other secret keys both with its text.
 //
 // An empty secret is refused everywhere a secret is taken to verify: an HMAC keyed with nothing
 // is one anyone can compute, and an empty secret is most often an environment variable that was
@@ -240,7 +240,7 @@ type Verifier struct {
 	// Tolerance bounds the webhook-timestamp skew; zero means DefaultTolerance.
 	Tolerance time.Duration
 	// AllowUntimestamped accepts a delivery that carries only X-Svc-Signature-256, without
-	// the Standard Webhooks headers, for senders that follow only svc's contract. Such a
+	// the Standard Webhooks headers, for senders that sign with svc's own header alone. Such a
 	// delivery is not bound to a time, so a captured one can be replayed: leave it off when
 	// svc sends to you, as its deliveries always carry both.
 	AllowUntimestamped bool

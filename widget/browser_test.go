@@ -66,7 +66,8 @@ func TestBrowser(t *testing.T) {
 }
 
 // startServer serves svc over a fresh SQLite file with test/fixture.json imported, the team's
-// results pages under /results/, its console under /console/, and the test pages under /test/, and /test/csp.html: page.html with the contract's strict policy.
+// results pages under /results/, its console under /console/, and the test pages under /test/,
+// and /test/csp.html: page.html under strictCSP, the strict policy the widget must work under.
 func startServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
@@ -124,5 +125,6 @@ func startServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// strictCSP is the policy of extensions.md section 1 ("Looks") the widget must work under.
+// strictCSP is the strict Content-Security-Policy the widget must work under: nothing inline,
+// no eval, everything from the page's own origin (images also from data: URLs).
 const strictCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"

@@ -24,7 +24,8 @@ func (h *Handler) surveyAndRespondent(r *http.Request, teamID string) (store.Sur
 	return sv, who, nil
 }
 
-// historyJSON is a respondent's interaction history (contract 2.8).
+// historyJSON is a respondent's interaction history, as
+// GET /v1/svc/{surveyId}/respondent/{respondent} gives it.
 type historyJSON struct {
 	LastRespondedAt *wire.Time `json:"lastRespondedAt"`
 	LastViewedAt    *wire.Time `json:"lastViewedAt"`

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestResponseFilters checks the filters of extensions.md section 9 on the list (paged) and the
+// TestResponseFilters checks the filters of docs/api.md#filters on the list (paged) and the
 // export against a recount of a generated history: answers of each kind, metadata, finished.
 func TestResponseFilters(t *testing.T) {
 	e := setup(t)

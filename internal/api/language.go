@@ -13,7 +13,7 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// A survey's language for a request (extensions.md section 10): ?lang= first, then the
+// A survey's language for a request: ?lang= first, then the
 // browser's Accept-Language, each through its fallback chain ("de-AT" → "de"), then the
 // survey's default.
 

@@ -214,7 +214,7 @@ func TestResponseLanguage(t *testing.T) {
 	if rows, _ := csv.NewReader(rec.Body).ReadAll(); len(rows) < 2 || !strings.Contains(strings.Join(rows[0], ","), "Language") {
 		t.Errorf("CSV for people lacks a Language column: %q", rows)
 	}
-	// A survey without translations keeps section 3's header.
+	// A survey without translations keeps the header it had before languages: no language column.
 	rec = e.protected("/v1/protected/surveys/" + e.survA.ID + "/responses/export")
 	if h, _ := csv.NewReader(rec.Body).Read(); len(h) == 0 || h[len(h)-1] != "metadata" {
 		t.Errorf("untranslated CSV header %q", h)

@@ -19,7 +19,7 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// The link page, "GET /s/{surveyId}" (extensions.md section 10): a survey for a link in an
+// The link page, "GET /s/{surveyId}" (docs/languages-and-links.md): a survey for a link in an
 // e-mail or a chat, answered with no publishable key. A signed link is one person's, with one
 // response; a survey with link.anonymous is answered unsigned too. Every page that shows no
 // survey says why, in words for the person who opened the link.

@@ -10,7 +10,7 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
-// Link surveys (extensions.md section 10): the team's link secret, and the grant a link page
+// Link surveys (docs/languages-and-links.md): the team's link secret, and the grant a link page
 // hands its widget in place of a publishable key. The pages themselves are in linkpage.go.
 
 // maxLinkToken bounds a link token's length: a survey id, an expiry, a signature and a

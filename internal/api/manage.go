@@ -13,7 +13,7 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// The management API (extensions.md section 3): surveys created, changed and deleted over HTTP,
+// The management API (docs/api.md): surveys created, changed and deleted over HTTP,
 // each change scoped to the secret key's team and, for PATCH and DELETE, to the If-Match the
 // client read.
 

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 	"unicode/utf8"
 
+	"github.com/svc-feedback/svc/internal/nextsurvey"
 	"github.com/svc-feedback/svc/internal/targeting"
 	"github.com/svc-feedback/svc/store"
 )
@@ -125,14 +125,9 @@ func (h *Handler) loadRules(ctx context.Context, tg store.Targeter, teamID strin
 	if err != nil {
 		return nil, err
 	}
-	for _, sr := range active {
-		r, err := targeting.Compile(sr.ID, sr.CreatedAt, sr.Display)
-		if err != nil {
-			return nil, err // the rules were validated when saved: a defect
-		}
-		tr.rules = append(tr.rules, r)
+	if tr.rules, err = nextsurvey.Compile(active); err != nil {
+		return nil, err
 	}
-	targeting.Sort(tr.rules)
 	tr.pages = targeting.NewPages(tr.rules, now)
 	return tr, nil
 }
@@ -255,32 +250,16 @@ func (h *Handler) pick(r *http.Request, tg store.Targeter, teamID string, ask ta
 	}
 }
 
-// decide reads what the decision needs of the person and the team, and decides.
+// decide reads what the decision needs of the person and the team, and decides
+// (nextsurvey.Decide, which the console's "Check who sees it" asks too).
 func (h *Handler) decide(r *http.Request, tg store.Targeter, teamID string, tr *teamRules, ask targeting.Ask) (targeting.Decision, error) {
-	ctx := r.Context()
-	if len(tr.rules) == 0 {
-		return targeting.Decision{Reason: targeting.ReasonNoSurvey}, nil
-	}
-	// The person is read once, with their responses to the surveys the page lets through.
-	onPage := tr.pages.OnPage(ask)
-	person, err := tg.Person(ctx, teamID, ask.Respondent, onPage.IDs)
-	if err != nil {
-		return targeting.Decision{}, err
-	}
-	l := targeting.Lookups{
-		Responded: func(id string) (bool, error) {
-			if slices.Contains(onPage.IDs, id) {
-				return person.Responded[id], nil
-			}
-			return tg.Responded(ctx, id, ask.Respondent) // a prompted survey off the page
-		},
-		Responses: func(id string) (int64, error) {
-			st, err := h.store.Stats(ctx, id)
-			return st.TotalResponses, err
-		},
-	}
+	var audience func(string) (bool, error)
 	if h.opts.Audience != nil {
-		l.Audience = func(id string) (bool, error) { return h.opts.Audience(r, ask.Respondent, id) }
+		audience = func(id string) (bool, error) { return h.opts.Audience(r, ask.Respondent, id) }
 	}
-	return targeting.Decide(ask, tr.rules, onPage, person, tr.cooldown, l)
+	onPage := targeting.Matched{}
+	if len(tr.rules) > 0 {
+		onPage = tr.pages.OnPage(ask)
+	}
+	return nextsurvey.Decide(r.Context(), h.store, tg, teamID, tr.rules, onPage, tr.cooldown, ask, audience)
 }

@@ -138,7 +138,7 @@ func TestProtectedSurveyGet(t *testing.T) {
 	if qs, ok := got["questions"].([]any); !ok || len(qs) != 7 {
 		t.Errorf("questions = %v", got["questions"])
 	}
-	// Its webhook settings, never the secret (extensions.md section 3), and an ETag.
+	// Its webhook settings, never the secret, and an ETag.
 	if v, ok := got["webhookUrl"]; !ok || v != nil || got["webhookSecretSet"] != false {
 		t.Errorf("webhookUrl = %v (present %v), webhookSecretSet = %v; want null and false", v, ok, got["webhookSecretSet"])
 	}

@@ -11,7 +11,8 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// responseBody is the body of a response PUT (contract 4.4), as decodeResponseBody reads it.
+// responseBody is the body of a response PUT (PUT /v1/svc/{surveyId}/response/{responseId}),
+// as decodeResponseBody reads it.
 type responseBody struct {
 	Respondent *string
 	Data       survey.Answers // nil when absent or null
@@ -208,7 +209,7 @@ func asBadRequest(err error) error {
 	return badRequest(err.Error())
 }
 
-// eventBody is the body of an event POST (contract 4.3).
+// eventBody is the body of an event POST (POST /v1/svc/{surveyId}/respondent/{respondent}/event).
 type eventBody struct {
 	Type *string
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/svc-feedback/svc/store"
 )
 
-// The team's settings and what its backend tells svc about people (extensions.md section 7):
-// the cooldown, stored attributes and prompts. Each needs a store.Targeter.
+// The team's settings and what its backend tells svc about people, for targeting
+// (docs/api.md#display-rules): the cooldown, stored attributes and prompts. Each needs a
+// store.Targeter.
 
 // targeter returns the handler's store as a store.Targeter, or the error that says it has none.
 func (h *Handler) targeter() (store.Targeter, error) {

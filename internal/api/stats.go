@@ -163,7 +163,7 @@ func (h *Handler) rangeOf(r *http.Request, teamID string, q map[string][]string)
 // handleSummaryGet serves "GET /v1/protected/surveys/{surveyId}/summary": per question in
 // position order, the counts and scores of the answers, and the funnel, for a timeRange (as
 // score distributions take it) and the period before it. Every count comes from the counts
-// the store keeps on write (store.Counts), so its cost does not grow with the responses.
+// the store keeps on write (store.Store.Counts), so its cost does not grow with the responses.
 func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q, err := queryValues(r)
 	if err != nil {
@@ -182,11 +182,10 @@ func (h *Handler) handleSummaryGet(w http.ResponseWriter, r *http.Request, teamI
 	})
 }
 
-// handleTrendsGet serves "GET /v1/protected/surveys/{surveyId}/trends" (extensions.md section
-// 9): the survey's views, responses, finished responses and rating questions' scores bucket by
-// bucket (interval day, the default, week or month) over a timeRange, from the counts the
-// store keeps on write. questionIds (repeated or comma-separated) picks the rating questions;
-// all of them by default.
+// handleTrendsGet serves "GET /v1/protected/surveys/{surveyId}/trends": the survey's views,
+// responses, finished responses and rating questions' scores bucket by bucket (interval day,
+// the default, week or month) over a timeRange, from the counts the store keeps on write.
+// questionIds (repeated or comma-separated) picks the rating questions; all of them by default.
 func (h *Handler) handleTrendsGet(w http.ResponseWriter, r *http.Request, teamID string) error {
 	q, err := queryValues(r)
 	if err != nil {

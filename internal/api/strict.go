@@ -15,7 +15,7 @@ import (
 )
 
 // Request bodies are read as a stream of tokens, by jsonReader, rather than decoded whole into
-// Go values: member names must match the contract exactly and appear once (encoding/json
+// Go values: member names must match the API's exactly and appear once (encoding/json
 // matches them without regard to case and keeps the last of duplicates), and whatever the
 // survey cannot accept is refused as it is read, before the rest is built in memory. A body of
 // 10 MiB that is one long array costs a few tokens, not hundreds of megabytes of boxed values.
@@ -259,7 +259,7 @@ func tokenKind(t jsontext.Token) string {
 }
 
 // exactName checks a member name that svc does not know against the names it does: one that
-// differs only in letter case is a mistake worth a 400, since the contract's names are exact.
+// differs only in letter case is a mistake worth a 400, since the API's names are exact.
 func exactName(name string, known ...string) error {
 	for _, k := range known {
 		if strings.EqualFold(name, k) {

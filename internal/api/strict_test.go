@@ -9,7 +9,7 @@ import (
 )
 
 // Member names are exact and come once: encoding/json would match RESPONDENT to respondent and
-// keep the last of two members of one name, which the contract does not allow.
+// keep the last of two members of one name, which svc's API does not allow.
 func TestBodiesAreStrictJSON(t *testing.T) {
 	e := setup(t)
 	put := func(body string) string {

@@ -173,7 +173,7 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-// page is a paginated list reply (contract 4.5, 4.6).
+// page is a paginated list reply, as every list of the API has it (docs/api.md).
 type page[T any] struct {
 	Data       []T     `json:"data"`
 	NextCursor *string `json:"nextCursor"`
@@ -181,7 +181,7 @@ type page[T any] struct {
 	Links      links   `json:"links"`
 }
 
-// surveySummary is an item of the survey list (contract 2.7).
+// surveySummary is an item of the survey list, GET /v1/protected/surveys.
 type surveySummary struct {
 	ID          string    `json:"id"`
 	Title       string    `json:"title"`

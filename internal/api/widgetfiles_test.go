@@ -12,8 +12,8 @@ import (
 	"github.com/svc-feedback/svc/widget"
 )
 
-// TestWidgetScriptIsServed checks the widget's serving contract (extensions.md section 1): no
-// key, its type, caching with an ETag and 304, and the public endpoints' CORS headers.
+// TestWidgetScriptIsServed checks how the widget's script is served: with no key, its type,
+// caching with an ETag and 304, and the public endpoints' CORS headers.
 func TestWidgetScriptIsServed(t *testing.T) {
 	e := setup(t)
 	files, err := widget.Files()

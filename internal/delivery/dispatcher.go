@@ -24,7 +24,8 @@ import (
 // UserAgent is sent with every delivery.
 const UserAgent = "Svc-Webhook"
 
-// Options tune a Dispatcher. Zero values mean the defaults of the contract.
+// Options tune a Dispatcher. Zero values mean svc's defaults, given with each field (and in
+// docs/webhooks.md).
 type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for claims and signatures; nil means time.Now.

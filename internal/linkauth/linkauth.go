@@ -1,4 +1,4 @@
-// Package linkauth signs and checks the links of link surveys (extensions.md section 10): a link
+// Package linkauth signs and checks the links of link surveys (docs/languages-and-links.md): a link
 // /s/{surveyId}?r={respondent}&exp={unix seconds}&sig={hex} is the lowercase hex HMAC-SHA256,
 // keyed with the team's link secret, of "{surveyId}\n{respondent}\n{exp}". It also makes the
 // grant a link page hands the widget in place of a publishable key.

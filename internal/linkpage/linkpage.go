@@ -1,4 +1,4 @@
-// Package linkpage writes the pages of link surveys (extensions.md section 10): the page that
+// Package linkpage writes the pages of link surveys (docs/languages-and-links.md): the page that
 // shows a survey with the widget inline, for a link in an e-mail or a chat, and the pages that
 // say why a link shows no survey. The checks and the answers are the API's; this package only
 // writes HTML, its stylesheet and its script, under a strict Content-Security-Policy.

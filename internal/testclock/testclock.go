@@ -1,5 +1,5 @@
 // Package testclock is a clock that tests move by hand, for code that takes its time from a
-// func() time.Time (svc.Options.Now, handler.Config.Now), so tests wait on nothing.
+// func() time.Time (svc.Options.Now, api.Config.Now), so tests wait on nothing.
 package testclock
 
 import (

@@ -57,8 +57,8 @@ func TimePtr(t *time.Time) *Time {
 	return &v
 }
 
-// AppendResponse appends one response as the protected API shows it (contract 2.6, plus
-// language, finished and updatedAt), its stored data and metadata spliced in as they are; with telemetry,
+// AppendResponse appends one response as the protected API shows it (with its language,
+// finished and updatedAt), its stored data and metadata spliced in as they are; with telemetry,
 // its telemetry too (a string or null).
 func AppendResponse(b []byte, r store.Response, telemetry bool) []byte {
 	b = append(b, `{"id":`...)

@@ -9,7 +9,7 @@ import (
 
 // cacheTTL bounds how long a survey or key read from the database is reused. This process's
 // own changes drop its entries at once; another instance's are seen within the TTL, well inside
-// the second the contract allows.
+// the second svc promises (docs/operating.md#limits).
 const cacheTTL = 500 * time.Millisecond
 
 // maxCached bounds each map of the cache; past it the map starts over.

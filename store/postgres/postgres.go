@@ -55,8 +55,8 @@ type Options struct {
 	// means a second.
 	ReplicaMaxLag time.Duration
 	// OnCommit, when set, is called after each transaction of responses and events with how
-	// many writes it held and how long it took, for metrics (svc.Metrics.ObserveCommit). It must return
-	// quickly: the writer's next batch waits for it.
+	// many writes it held and how long it took, for metrics (the ObserveCommit method of
+	// package metrics' Metrics). It must return quickly: the writer's next batch waits for it.
 	OnCommit func(writes int, took time.Duration)
 
 	// foldAt and foldEvery let tests drive folds of the count log: zero means foldAt and

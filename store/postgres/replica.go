@@ -13,7 +13,7 @@ import (
 )
 
 // The protected API's lists, summaries and stats may read from a streaming replica
-// (Options.ReplicaURL, extensions.md section 11), as long as it has replayed what the read must
+// (Options.ReplicaURL; docs/scaling.md#with-a-read-replica), as long as it has replayed what the read must
 // see. Every replicaTick the store reads the primary's WAL position and then the replica's
 // replay position; the latest moment whose primary position the replica has replayed is safe:
 // everything committed before it is on the replica. A read about a survey goes to the replica

@@ -45,7 +45,7 @@ func replicaURLs(t *testing.T) (primary, standby string) {
 	return one(hosts[0]), one(hosts[1])
 }
 
-// TestReplicaReads (extensions.md section 11): lists, stats and counts read from the replica
+// TestReplicaReads (docs/scaling.md#with-a-read-replica): lists, stats and counts read from the replica
 // once it has replayed this instance's last write of the survey, and from the primary before;
 // a replica whose replay stops is bypassed once it lags more than ReplicaMaxLag, so another
 // instance's write is seen; and one that cannot be reached is bypassed.

@@ -194,7 +194,7 @@ func (r ratingSource) Answers(ctx context.Context, counts map[int]int64, sign in
 }
 
 // addStoredCounts adds sign times the counts under key of the responses created in [lo, hi),
-// worked out from their stored answers as the writes did (store.Counts): less than a minute of
+// worked out from their stored answers as the writes did (store.ResponseCounts): less than a minute of
 // responses at a range's edge.
 func (s *Store) addStoredCounts(ctx context.Context, tx *sql.Tx, counts map[int]int64, sign int64, surveyID, key string, lo, hi int64) error {
 	sv, err := s.surveyByID(ctx, surveyID)

@@ -69,8 +69,8 @@ type Options struct {
 	CacheTTL time.Duration
 
 	// OnCommit, when set, is called by the writer after each commit with how many writes it
-	// held and how long the batch took to run and commit, for metrics (svc.Metrics.ObserveCommit).
-	// It must return quickly: the next batch waits for it.
+	// held and how long the batch took to run and commit, for metrics (the ObserveCommit method
+	// of package metrics' Metrics). It must return quickly: the next batch waits for it.
 	OnCommit func(writes int, took time.Duration)
 
 	// foldAt and foldEvery let tests drive folds of the count log themselves: zero means

@@ -11,7 +11,7 @@ import (
 )
 
 // testAnswerCounts writes responses (created, updated, finished, deleted) and events over three
-// days, and checks Counts of the summary's keys (store.Counts, store.EventsKey) and
+// days, and checks Counts of the summary's keys (store.ResponseCounts, store.EventsKey) and
 // RangeStats over ranges of every shape against a recount of what remains.
 func testAnswerCounts(t *testing.T, s store.Store) {
 	ctx := t.Context()

@@ -1,5 +1,6 @@
 // svc's browser widget: window.Svc.show(options) shows a survey, saves each answer as the person
-// moves on, and resolves with what happened. See extensions.md section 1 for the contract.
+// moves on, and resolves with what happened. docs/widget.md says what a person, a screen reader
+// and a test find in it; widget/svc.d.ts types its options.
 import { Api, Outbox, type Delivery } from "./api";
 import { mergeLabels } from "./labels";
 import { ordered, resumeAt } from "./routing";
@@ -149,9 +150,9 @@ function close(): void {
   current?.close();
 }
 
-// Svc.init: svc picks the survey (extensions.md section 7). The page asks on load, on every
-// change of its URL and on track; what svc picks appears by itself, after its delay, unless the
-// person left the page meanwhile, one survey at a time.
+// Svc.init: svc picks the survey (docs/widget.md#letting-svc-pick-the-survey-svcinit). The page
+// asks on load, on every change of its URL and on track; what svc picks appears by itself,
+// after its delay, unless the person left the page meanwhile, one survey at a time.
 let auto: { o: Svc.InitOptions; api: Api; autoCloseSeconds: number; colorScheme: string } | null = null;
 let attributes: Record<string, unknown> | undefined;
 let asks = 0; // the latest ask wins
@@ -225,8 +226,8 @@ function reset(): void {
   current?.withdraw();
 }
 
-// Svc.preview: the console's preview of a survey being written (extensions.md section 8). It
-// sends nothing: the view and dismissal are not recorded, and each save is "sent" at once.
+// Svc.preview: the console's preview of a survey being written (docs/widget.md#preview-svcpreview).
+// It sends nothing: the view and dismissal are not recorded, and each save is "sent" at once.
 class PreviewApi extends Api {
   override event(): Promise<void> {
     return Promise.resolve();

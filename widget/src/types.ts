@@ -1,4 +1,4 @@
-// The survey as GET /v1/svc/{surveyId} gives it (interface.md section 2.1), and the answers the
+// The survey as GET /v1/svc/{surveyId} gives it (its public view, docs/api.md), and the answers the
 // widget sends.
 
 export interface Survey {

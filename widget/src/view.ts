@@ -1,5 +1,5 @@
-// The controls of each question type, with the roles and accessible names of the contract
-// (extensions.md section 1), and the answer they hold.
+// The controls of each question type, with the roles and accessible names docs/widget.md lists
+// for them, and the answer they hold.
 import { h, uid } from "./dom";
 import type { Labels } from "./labels";
 import type {

@@ -94,7 +94,7 @@ func Trim[T any](page []T, limit int, cursor func(T) store.Cursor) ([]T, *store.
 	return page, &c
 }
 
-// StoredCounts are the counts (store.Counts) of a response's stored data, which it decodes
+// StoredCounts are the counts (store.ResponseCounts) of a response's stored data, which it decodes
 // with r: a Reader that serves the caller's goroutine, kept from one call to the next, or nil
 // for one of its own.
 func StoredCounts(r *answerjson.Reader, def *survey.Definition, data []byte, finished bool) ([]store.Count, error) {
@@ -105,8 +105,9 @@ func StoredCounts(r *answerjson.Reader, def *survey.Definition, data []byte, fin
 	return store.ResponseCounts(def, a, finished), nil
 }
 
-// AddKeyCounts adds sign times what a stored response adds under key (store.Counts) to counts,
-// dropping numbers that come to zero: a store's count of the part of a minute at a range's edge.
+// AddKeyCounts adds sign times what a stored response adds under key (store.ResponseCounts) to
+// counts, dropping numbers that come to zero: a store's count of the part of a minute at a
+// range's edge.
 // It decodes data with r, as StoredCounts does.
 func AddKeyCounts(r *answerjson.Reader, counts map[int]int64, sign int64, def *survey.Definition, key string, data []byte, finished bool) error {
 	cs, err := StoredCounts(r, def, data, finished)

@@ -1,4 +1,4 @@
--- Translated surveys and link surveys (extensions.md section 10).
+-- Translated surveys and link surveys (docs/languages-and-links.md).
 
 -- The language a response was given in; '' when the writer did not say.
 ALTER TABLE responses ADD COLUMN IF NOT EXISTS language text NOT NULL DEFAULT '';

@@ -1,4 +1,4 @@
--- What targeting needs (extensions.md section 7).
+-- What targeting needs (docs/api.md#display-rules).
 
 -- A person's views of each survey, counted by the writes from here on, and counted now from the
 -- events for what came before.

@@ -1,4 +1,4 @@
-// Every language, every channel (extensions.md section 10): a translated survey in the
+// Every language, every channel (docs/languages-and-links.md): a translated survey in the
 // browser's language and in a right-to-left one, and a link page from an e-mail answered end to
 // end on a phone, with no publishable key on the page.
 import assert from "node:assert/strict";

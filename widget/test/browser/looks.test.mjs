@@ -119,7 +119,7 @@ test("a hostile host page's CSS does not reach the widget, and the widget's does
   await context.close();
 });
 
-test("works under the contract's strict Content-Security-Policy, styles and all", async () => {
+test("works under a strict Content-Security-Policy, styles and all", async () => {
   const s = surveys.demo;
   const who = respondent("csp");
   const { tab, context, errors } = await open(browser, { survey: s, who, page: "csp" });

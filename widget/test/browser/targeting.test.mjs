@@ -1,4 +1,4 @@
-// Svc.init: svc picks the survey on the server (extensions.md section 7), and the widget shows
+// Svc.init: svc picks the survey on the server (docs/api.md#display-rules), and the widget shows
 // it by itself, on load, after a single-page navigation, on an event, after a delay, without
 // taking a keystroke.
 import assert from "node:assert/strict";
