@@ -106,7 +106,7 @@ func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, erro
 	if err != nil {
 		return nil, err
 	}
-	return console.NewResults(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
+	return console.NewResults(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes, Spreadsheets: hc.Spreadsheets,
 		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}), nil
 }
 
@@ -144,7 +144,7 @@ func teamError(constructor, teamID string) error {
 	return nil
 }
 
-// NewConsole returns the console of team teamID (extensions.md section 8): the results pages of
+// NewConsole returns the console of team teamID (README.md#results): the results pages of
 // NewResults, and the changes product people make without a developer: a new survey from a
 // template (inactive until published), publish, pause, duplicate and delete. Like the results
 // pages it is HTML without script under a strict Content-Security-Policy, answers only under
@@ -164,6 +164,6 @@ func NewConsole(s store.Store, teamID string, opts *ConsoleOptions) (http.Handle
 	if err != nil {
 		return nil, err
 	}
-	return console.NewConsole(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes,
-		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest}, o.FormKey), nil
+	return console.NewConsole(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes, Spreadsheets: hc.Spreadsheets,
+		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest, Audience: o.Audience != nil}, o.FormKey), nil
 }

@@ -1,7 +1,9 @@
 package console
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -11,33 +13,79 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// Display rules in the editor (extensions.md sections 7 and 8): who svc shows the survey to by
-// itself, on which pages, how often and when. Lists are written a rule a line, as people say
-// them: "starts with /docs", "plan is one of pro, team".
+// Display rules in the editor (docs/api.md#display-rules): who svc shows the survey to by
+// itself, on which pages, how often and when. Each list is rows of fields, a rule a row, each
+// added and removed by a button that works without script; the times are shown in the browser's
+// time zone, named beside them, and stored in UTC (see pages/times.js).
 
 // editDisplay is a survey's display rules as the form shows them: every value as typed.
 type editDisplay struct {
-	On                                   bool
-	Pages, Exclude, Events, Attributes   string
+	On bool
+	// Pages and Exclude are URL rules (Op the match, Value the address), Attributes attribute
+	// rules (Key, Op, Value), Events the events' names (Value).
+	Pages, Exclude, Attributes, Events   []displayRow
 	Delay, Percentage, RecontactDays     string
 	MaxDisplays, ResponseLimit, Priority string
 	Recontact, Starts, Ends              string
-	IgnoreCooldown                       bool
-	Recontacts                           []choice
-	Error                                string
+	// StartsOffset and EndsOffset are the minutes east of UTC of the zone Starts and Ends are
+	// written in: 0, UTC, until the editor's script fills in the browser's.
+	StartsOffset, EndsOffset string
+	IgnoreCooldown           bool
+	Recontacts               []choice
+	Error                    string
+	// Focus is the list whose Add button the page focuses, its last row just removed.
+	Focus string
 }
 
-// urlPhrases are a URL rule's kinds of match as a line begins with them.
-var urlPhrases = []struct{ match, phrase string }{
-	{survey.MatchPrefix, "starts with"}, {survey.MatchExact, "is"}, {survey.MatchContains, "contains"}, {survey.MatchRegex, "matches"},
+// displayRow is a rule of one of the lists as a row of the form. JSON is an attribute rule's
+// stored value, kept while its text is unchanged, so that the text "10" of a string stays a
+// string. Focus puts the focus on the row's first field when the page comes back from a button.
+type displayRow struct {
+	N                    int // 1-based
+	Op, Key, Value, JSON string
+	Focus                bool
 }
 
-// attributePhrases are an attribute rule's operators as a line says them after the key,
-// longest first, so "is not one of" is not read as "is".
-var attributePhrases = []struct{ op, phrase string }{
-	{survey.OpNotIn, "is not one of"}, {survey.OpNotExists, "is not set"}, {survey.OpGreater, "is more than"},
-	{survey.OpLess, "is less than"}, {survey.OpIn, "is one of"}, {survey.OpNotEqual, "is not"}, {survey.OpExists, "is set"},
-	{survey.OpContains, "contains"}, {survey.OpEqual, "is"},
+// urlMatches are a URL rule's kinds of match, with their names for people; a new rule starts
+// with the first.
+var urlMatches = []struct{ Value, Label string }{
+	{survey.MatchPrefix, "starts with"}, {survey.MatchExact, "is"}, {survey.MatchContains, "contains"},
+	{survey.MatchRegex, "matches the regular expression"},
+}
+
+// attributeOperators are an attribute rule's operators, with their names for people.
+var attributeOperators = []struct{ Value, Label string }{
+	{survey.OpEqual, "is"}, {survey.OpNotEqual, "is not"}, {survey.OpContains, "contains"}, {survey.OpGreater, "is more than"},
+	{survey.OpLess, "is less than"}, {survey.OpIn, "is one of"}, {survey.OpNotIn, "is not one of"},
+	{survey.OpExists, "is set"}, {survey.OpNotExists, "is not set"},
+}
+
+// MatchChoices and OperatorChoices are the choices of a row's select, for the template.
+func (r displayRow) MatchChoices() []choice    { return choicesOf(urlMatches, r.Op) }
+func (r displayRow) OperatorChoices() []choice { return choicesOf(attributeOperators, r.Op) }
+
+// displayLists are the form's lists of rows: each one's field name, the limit of its rules,
+// and what a row is called in a message.
+var displayLists = []struct {
+	name, prefix, what string
+	max                int
+}{
+	{"pages", "p", "page rule", survey.MaxURLRules}, {"exclude", "x", "excluded page rule", survey.MaxURLRules},
+	{"attributes", "a", "attribute rule", survey.MaxAttributeRules}, {"events", "e", "event", survey.MaxEvents},
+}
+
+func (e *editDisplay) list(name string) *[]displayRow {
+	switch name {
+	case "pages":
+		return &e.Pages
+	case "exclude":
+		return &e.Exclude
+	case "attributes":
+		return &e.Attributes
+	case "events":
+		return &e.Events
+	}
+	return nil
 }
 
 const dateTimeLocal = "2006-01-02T15:04"
@@ -46,18 +94,21 @@ var recontacts = []struct{ Value, Label string }{
 	{survey.RecontactUntilResponded, "Until they respond"}, {survey.RecontactOnce, "Once"}, {survey.RecontactAlways, "Every time they qualify"},
 }
 
-// viewDisplay is stored display rules as the form shows them.
+// viewDisplay is stored display rules as the form shows them, times in UTC.
 func viewDisplay(d *survey.Display) editDisplay {
 	if d == nil {
-		return editDisplay{}
+		return editDisplay{StartsOffset: "0", EndsOffset: "0"}
 	}
-	e := editDisplay{On: true, Events: strings.Join(d.Events, "\n"), Recontact: d.Recontact, IgnoreCooldown: d.IgnoreCooldown,
-		Pages: urlLines(d.URLs), Exclude: urlLines(d.ExcludeURLs)}
-	var lines []string
+	e := editDisplay{On: true, Recontact: d.Recontact, IgnoreCooldown: d.IgnoreCooldown,
+		Pages: urlRows(d.URLs), Exclude: urlRows(d.ExcludeURLs), StartsOffset: "0", EndsOffset: "0"}
 	for _, a := range d.Attributes {
-		lines = append(lines, attributeLine(a))
+		b, _ := json.Marshal(a.Value)
+		e.Attributes = append(e.Attributes, displayRow{Key: a.Key, Op: a.Operator, Value: attributeText(a.Value), JSON: string(b)})
 	}
-	e.Attributes = strings.Join(lines, "\n")
+	for _, ev := range d.Events {
+		e.Events = append(e.Events, displayRow{Value: ev})
+	}
+	e.number()
 	num := func(n int64) string {
 		if n == 0 {
 			return ""
@@ -80,38 +131,106 @@ func viewDisplay(d *survey.Display) editDisplay {
 	return e
 }
 
-func urlLines(rules []survey.URLRule) string {
-	lines := make([]string, 0, len(rules))
+func urlRows(rules []survey.URLRule) []displayRow {
+	var rows []displayRow
 	for _, u := range rules {
-		i := slices.IndexFunc(urlPhrases, func(p struct{ match, phrase string }) bool { return p.match == u.Match })
-		lines = append(lines, urlPhrases[max(i, 0)].phrase+" "+u.Value)
+		rows = append(rows, displayRow{Op: u.Match, Value: u.Value})
 	}
-	return strings.Join(lines, "\n")
+	return rows
 }
 
-func attributeLine(a survey.AttributeRule) string {
-	i := slices.IndexFunc(attributePhrases, func(p struct{ op, phrase string }) bool { return p.op == a.Operator })
-	line := a.Key + " " + attributePhrases[max(i, 0)].phrase
-	switch v := a.Value.(type) {
+// attributeText is an attribute rule's value as the form shows it: a list's values parted by
+// commas.
+func attributeText(v any) string {
+	switch v := v.(type) {
 	case nil:
+		return ""
 	case []any:
 		parts := make([]string, len(v))
 		for i, x := range v {
 			parts[i] = fmt.Sprint(x)
 		}
-		line += " " + strings.Join(parts, ", ")
-	default:
-		line += " " + fmt.Sprint(v)
+		return strings.Join(parts, ", ")
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	return line
+	return fmt.Sprint(v)
+}
+
+// number numbers each list's rows.
+func (e *editDisplay) number() {
+	for _, l := range displayLists {
+		rows := *e.list(l.name)
+		for j := range rows {
+			rows[j].N = j + 1
+		}
+	}
 }
 
 // formDisplay reads the form's display rules.
 func formDisplay(f url.Values) editDisplay {
-	return editDisplay{On: f.Get("display") == "on", Pages: f.Get("d.pages"), Exclude: f.Get("d.exclude"), Events: f.Get("d.events"),
-		Attributes: f.Get("d.attributes"), Delay: f.Get("d.delay"), Percentage: f.Get("d.percentage"), RecontactDays: f.Get("d.recontactDays"),
+	e := editDisplay{On: f.Get("display") == "on", Delay: f.Get("d.delay"), Percentage: f.Get("d.percentage"), RecontactDays: f.Get("d.recontactDays"),
 		MaxDisplays: f.Get("d.maxDisplays"), ResponseLimit: f.Get("d.responseLimit"), Priority: f.Get("d.priority"),
-		Recontact: f.Get("d.recontact"), Starts: f.Get("d.starts"), Ends: f.Get("d.ends"), IgnoreCooldown: f.Get("d.ignoreCooldown") == "on"}
+		Recontact: f.Get("d.recontact"), Starts: f.Get("d.starts"), Ends: f.Get("d.ends"), IgnoreCooldown: f.Get("d.ignoreCooldown") == "on",
+		StartsOffset: f.Get("d.startsOffset"), EndsOffset: f.Get("d.endsOffset")}
+	for _, l := range displayLists {
+		n, _ := strconv.Atoi(f.Get("d." + l.name))
+		n = min(max(n, 0), l.max+1)
+		rows := make([]displayRow, n)
+		for j := range n {
+			p := fmt.Sprintf("d.%s%d.", l.prefix, j)
+			rows[j] = displayRow{Op: f.Get(p + "op"), Key: f.Get(p + "key"), Value: f.Get(p + "value"), JSON: f.Get(p + "json")}
+		}
+		*e.list(l.name) = rows
+	}
+	e.number()
+	return e
+}
+
+// rowAction applies a button of the lists' rows: "d-add:pages" adds a row to a list (pages,
+// exclude, attributes or events), "d-remove:pages.1" removes one; the focus goes back to the
+// new row, or the row now in the place of the one removed, or the list's Add button. Nothing is
+// saved until Save.
+func (e *editDisplay) rowAction(action, arg string) (notice string) {
+	name, row, _ := strings.Cut(arg, ".")
+	i := slices.IndexFunc(displayLists, func(l struct {
+		name, prefix, what string
+		max                int
+	}) bool {
+		return l.name == name
+	})
+	if i < 0 {
+		return ""
+	}
+	l, rows := displayLists[i], e.list(name)
+	switch action {
+	case "d-add":
+		if len(*rows) >= l.max {
+			return fmt.Sprintf("The display rules hold at most %d of this kind.", l.max)
+		}
+		r := displayRow{Focus: true}
+		switch name {
+		case "pages", "exclude":
+			r.Op = urlMatches[0].Value
+		case "attributes":
+			r.Op = survey.OpEqual
+		}
+		*rows = append(*rows, r)
+	case "d-remove":
+		j, err := strconv.Atoi(row)
+		if err != nil || j < 0 || j >= len(*rows) {
+			return ""
+		}
+		*rows = slices.Delete(*rows, j, j+1)
+		if len(*rows) == 0 {
+			e.Focus = name
+		} else {
+			(*rows)[min(j, len(*rows)-1)].Focus = true
+		}
+		notice = fmt.Sprintf("%s %d removed: save to keep the change.", strings.ToUpper(l.what[:1])+l.what[1:], j+1)
+	}
+	e.number()
+	return notice
 }
 
 // display is the survey's display rules the form gives (nil when svc does not show it by
@@ -120,20 +239,27 @@ func (e editDisplay) display() (*survey.Display, error) {
 	if !e.On {
 		return nil, nil
 	}
-	d := &survey.Display{Recontact: e.Recontact, IgnoreCooldown: e.IgnoreCooldown, URLs: urlRules(e.Pages), ExcludeURLs: urlRules(e.Exclude)}
-	for line := range strings.Lines(e.Events) {
-		if v := strings.TrimSpace(line); v != "" {
-			d.Events = append(d.Events, v)
-		}
+	d := &survey.Display{Recontact: e.Recontact, IgnoreCooldown: e.IgnoreCooldown}
+	var err error
+	if d.URLs, err = urlRules(e.Pages, "page rule"); err != nil {
+		return nil, err
 	}
-	for line := range strings.Lines(e.Attributes) {
-		if v := strings.TrimSpace(line); v != "" {
-			a, err := attributeRule(v)
-			if err != nil {
-				return nil, err
-			}
-			d.Attributes = append(d.Attributes, a)
+	if d.ExcludeURLs, err = urlRules(e.Exclude, "excluded page rule"); err != nil {
+		return nil, err
+	}
+	for j, r := range e.Events {
+		v := strings.TrimSpace(r.Value)
+		if v == "" {
+			return nil, fmt.Errorf("event %d has no name: write one, or remove it", j+1)
 		}
+		d.Events = append(d.Events, v)
+	}
+	for j, r := range e.Attributes {
+		a, err := r.attributeRule()
+		if err != nil {
+			return nil, fmt.Errorf("attribute rule %d %s", j+1, err)
+		}
+		d.Attributes = append(d.Attributes, a)
 	}
 	ints := []struct {
 		label, v string
@@ -170,66 +296,103 @@ func (e editDisplay) display() (*survey.Display, error) {
 		d.Priority = v
 	}
 	for _, t := range []struct {
-		label, v string
-		dst      **time.Time
-	}{{"From", e.Starts, &d.StartsAt}, {"Until", e.Ends, &d.EndsAt}} {
+		label, v, offset string
+		dst              **time.Time
+	}{{"From", e.Starts, e.StartsOffset, &d.StartsAt}, {"Until", e.Ends, e.EndsOffset, &d.EndsAt}} {
 		if s := strings.TrimSpace(t.v); s != "" {
 			at, err := time.Parse(dateTimeLocal, s)
 			if err != nil {
 				return nil, fmt.Errorf("%s must be a date and time", t.label)
 			}
+			off, ok := zoneOffset(t.offset)
+			if !ok {
+				return nil, fmt.Errorf("the time zone of %s is not one on Earth", t.label)
+			}
+			at = at.Add(-time.Duration(off) * time.Minute) // in UTC
 			*t.dst = &at
 		}
 	}
 	return d, nil
 }
 
-// urlRules reads lines such as "starts with /docs"; a line with no known beginning is a
-// "contains".
-func urlRules(text string) []survey.URLRule {
-	var out []survey.URLRule
-	for line := range strings.Lines(text) {
-		v := strings.TrimSpace(line)
-		if v == "" {
-			continue
-		}
-		rule := survey.URLRule{Match: survey.MatchContains, Value: v}
-		for _, p := range urlPhrases {
-			if rest, ok := strings.CutPrefix(v, p.phrase+" "); ok {
-				rule = survey.URLRule{Match: p.match, Value: strings.TrimSpace(rest)}
-				break
-			}
-		}
-		out = append(out, rule)
+// zoneOffset reads a time field's offset, in minutes east of UTC: empty is UTC.
+func zoneOffset(s string) (int, bool) {
+	if s = strings.TrimSpace(s); s == "" {
+		return 0, true
 	}
-	return out
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= -14*60 && n <= 14*60
 }
 
-// attributeRule reads a line such as "plan is one of pro, team" or "seats is more than 10":
-// the key, an operator's phrase, and its value (a number, true or false, or text).
-func attributeRule(line string) (survey.AttributeRule, error) {
-	key, rest, _ := strings.Cut(line, " ")
-	for _, p := range attributePhrases {
-		after, ok := strings.CutPrefix(rest+" ", p.phrase+" ")
-		if !ok {
-			continue
+// StartsZone and EndsZone name the zones of the times as the form shows them.
+func (e editDisplay) StartsZone() string { return zoneName(e.StartsOffset) }
+func (e editDisplay) EndsZone() string   { return zoneName(e.EndsOffset) }
+
+// zoneName names the zone of an offset the way the form does before its script names the
+// browser's zone: "UTC", "UTC+01:00".
+func zoneName(offset string) string {
+	n, ok := zoneOffset(offset)
+	if !ok || n == 0 {
+		return "UTC"
+	}
+	sign := "+"
+	if n < 0 {
+		sign, n = "−", -n
+	}
+	return fmt.Sprintf("UTC%s%02d:%02d", sign, n/60, n%60)
+}
+
+// urlRules are the rows' URL rules; what names a row in a message.
+func urlRules(rows []displayRow, what string) ([]survey.URLRule, error) {
+	var out []survey.URLRule
+	for j, r := range rows {
+		v := strings.TrimSpace(r.Value)
+		if v == "" {
+			return nil, fmt.Errorf("%s %d has no page: write an address, such as /docs, or remove the rule", what, j+1)
 		}
-		a := survey.AttributeRule{Key: key, Operator: p.op}
-		value := strings.TrimSpace(after)
-		switch p.op {
-		case survey.OpExists, survey.OpNotExists:
-		case survey.OpIn, survey.OpNotIn:
-			var list []any
-			for v := range strings.SplitSeq(value, ",") {
-				list = append(list, typed(strings.TrimSpace(v)))
+		out = append(out, survey.URLRule{Match: r.Op, Value: v})
+	}
+	return out, nil
+}
+
+// attributeRule is the row's attribute rule: its key, operator and value (a number, true or
+// false, or text; values parted by commas for "is one of" and "is not one of"; none for "is
+// set" and "is not set"). A stored value is kept while its text is unchanged.
+func (r displayRow) attributeRule() (survey.AttributeRule, error) {
+	a := survey.AttributeRule{Key: strings.TrimSpace(r.Key), Operator: r.Op}
+	if a.Key == "" {
+		return a, fmt.Errorf("names no attribute: write one, such as plan, or remove the rule")
+	}
+	value := strings.TrimSpace(r.Value)
+	var stored any
+	if r.JSON != "" && json.Unmarshal([]byte(r.JSON), &stored) == nil && stored != nil && attributeText(stored) == value {
+		if _, isList := stored.([]any); isList == (a.Operator == survey.OpIn || a.Operator == survey.OpNotIn) {
+			a.Value = stored
+		}
+	}
+	switch a.Operator {
+	case survey.OpExists, survey.OpNotExists:
+		a.Value = nil
+	case survey.OpIn, survey.OpNotIn:
+		if a.Value != nil {
+			break
+		}
+		var list []any
+		for v := range strings.SplitSeq(value, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				list = append(list, typed(v))
 			}
-			a.Value = list
-		default:
+		}
+		if len(list) == 0 {
+			return a, fmt.Errorf("has no values: write them parted by commas, such as pro, team")
+		}
+		a.Value = list
+	default:
+		if a.Value == nil {
 			a.Value = typed(value)
 		}
-		return a, nil
 	}
-	return survey.AttributeRule{}, fmt.Errorf("“%s” is not a rule about a person: write the attribute, then is, is not, contains, is more than, is less than, is one of, is not one of, is set or is not set, then the value", line)
+	return a, nil
 }
 
 // typed is a rule's value as a person wrote it: a number, true or false, else text.
@@ -241,4 +404,12 @@ func typed(s string) any {
 		return n
 	}
 	return s
+}
+
+// timesScript serves pages/times.js, the editor's one script of its own besides the preview's:
+// it shows the times in the browser's zone and names it (the editor works without it, in UTC).
+func (rs *Results) timesScript(w http.ResponseWriter, r *http.Request) {
+	b, _ := resultsFiles.ReadFile("pages/times.js")
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Write(b)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 	"github.com/svc-feedback/svc/widget"
 )
 
-// The survey editor (extensions.md section 8): the survey's title and description, and each
+// The survey editor of the console: the survey's title and description, and each
 // question's title, type, required, options and scale; questions added, moved and removed.
 // Save goes through the management API's validation, whose message appears beside the question
 // it names; a survey changed elsewhere since the form was opened is not overwritten; removing or
@@ -49,6 +50,15 @@ type editView struct {
 	WebhookURL, WebhookWait string
 	SecretSet               bool
 	NewSecret, WebhookError string
+	// Base is the survey as the form was first shown (merge.go), for a save on a stale version
+	// to merge with what changed meanwhile; "" when too large to carry.
+	Base string
+	// Meanwhile are the other values of the fields both the form and someone else changed;
+	// Conflict says the save was refused for them.
+	Meanwhile []meanwhileNote
+	Conflict  bool
+	// Publishing says the form's Publish asked to save first: the confirmation then publishes.
+	Publishing bool
 }
 
 func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
@@ -58,7 +68,13 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := rs.newEditView(sv)
-	if v.Title = sv.Title; sv.Description != nil {
+	v.fill(sv)
+	rs.renderEdit(w, r, v)
+}
+
+// fill sets the form's fields to a survey's (the stored one, or one merged on a stale save).
+func (v *editView) fill(sv store.Survey) {
+	if v.Title, v.Description = sv.Title, ""; sv.Description != nil {
 		v.Description = *sv.Description
 	}
 	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = sv.Confirmation.Title, sv.Confirmation.Description, sv.Confirmation.ButtonText
@@ -68,14 +84,14 @@ func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
 	for _, q := range sv.Questions {
 		idAt[q.Position] = q.ID
 	}
+	v.Questions = v.Questions[:0:0]
 	for _, q := range sv.Questions {
 		v.Questions = append(v.Questions, viewQuestion(q, idAt))
 	}
-	rs.renderEdit(w, r, v)
 }
 
 func (rs *Results) newEditView(sv store.Survey) editView {
-	return editView{Survey: sv, Version: versionOf(sv), Token: rs.token, Types: questionTypes, SecretSet: sv.WebhookSecret != ""}
+	return editView{Survey: sv, Version: versionOf(sv), Base: encodeBase(sv), Token: rs.token, Types: questionTypes, SecretSet: sv.WebhookSecret != ""}
 }
 
 // versionOf is the survey's version as a form carries it, to refuse overwriting a change made
@@ -92,6 +108,7 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	v := rs.newEditView(sv)
 	v.Version, v.Title, v.Description, v.Questions = f.Get("version"), f.Get("title"), f.Get("description"), formQuestions(f)
+	v.Base = f.Get("base") // as the form was first shown: none, and a stale save is refused
 	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = f.Get("confirmTitle"), f.Get("confirmText"), f.Get("confirmButton")
 	v.Back, v.BackLabel = f.Get("back") == "on", f.Get("backLabel")
 	v.Display, v.WebhookURL, v.WebhookWait = formDisplay(f), strings.TrimSpace(f.Get("webhookUrl")), f.Get("webhookWait")
@@ -110,14 +127,15 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 		v.Questions[i-1], v.Questions[i] = v.Questions[i], v.Questions[i-1]
 	case action == "down" && inRange && i < len(v.Questions)-1:
 		v.Questions[i+1], v.Questions[i] = v.Questions[i], v.Questions[i+1]
-	case action == "rule" && inRange && len(v.Questions[i].Rules) < maxRules:
-		v.Questions[i].Rules = append(v.Questions[i].Rules, editRule{Op: survey.OpEqual, To: "next"})
-	case action == "unrule":
-		q, rule, _ := strings.Cut(arg, ".")
-		qi, _ := strconv.Atoi(q)
-		ri, _ := strconv.Atoi(rule)
-		if qi >= 0 && qi < len(v.Questions) && ri >= 0 && ri < len(v.Questions[qi].Rules) {
-			v.Questions[qi].Rules = slices.Delete(v.Questions[qi].Rules, ri, ri+1)
+	case action == "rule" || action == "unrule":
+		ruleAction(v.Questions, action, arg) // routingform.go
+	case strings.HasPrefix(action, "opt-"): // a question's option rows (editform.go)
+		if notice := optionAction(v.Questions, action, arg); notice != "" {
+			v.Notices = append(v.Notices, notice)
+		}
+	case strings.HasPrefix(action, "d-"): // the display rules' rows (displayform.go)
+		if notice := v.Display.rowAction(action, arg); notice != "" {
+			v.Notices = append(v.Notices, notice)
 		}
 	case action == "preview":
 		rs.preview(w, sv, &v)
@@ -126,54 +144,134 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	case action == "save" || action == "save-anyway":
-		if done := rs.save(w, r, sv, &v, action == "save-anyway"); done {
+		if done := rs.save(w, r, sv, &v, action == "save-anyway", ""); done {
+			return
+		}
+	case action == "publish" || action == "publish-anyway": // lifecycle.go
+		if done := rs.publish(w, r, sv, &v, action == "publish-anyway"); done {
+			return
+		}
+	case action == "pause":
+		if done := rs.pause(w, r, &v); done {
 			return
 		}
 	}
 	rs.renderEdit(w, r, v)
 }
 
-// save validates and stores the form's survey, and reports whether it answered the request
-// (a redirect on success); otherwise v says why, for the form to be shown again.
-func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey, v *editView, anyway bool) bool {
-	def, err := v.definition(sv)
+// save validates and stores the form's survey, with the status given ("" to keep it), and
+// reports whether it answered the request (a redirect on success); otherwise v says why, for the
+// form to be shown again. A form opened before a change made elsewhere is merged with it
+// (merge.go).
+func (rs *Results) save(w http.ResponseWriter, r *http.Request, sv store.Survey, v *editView, anyway bool, status store.Status) bool {
+	notices := len(v.Notices)
+	for try := 0; ; try++ {
+		v.Notices = v.Notices[:notices]
+		def, wait, merged, ok := rs.saving(r, sv, v, anyway)
+		if !ok {
+			return false
+		}
+		version := versionOf(sv)
+		_, err := store.ModifySurvey(r.Context(), rs.store, rs.teamID, sv.ID, func(cur *store.Survey) error {
+			if versionOf(*cur) != version {
+				return errStale
+			}
+			cur.Definition, cur.UpdatedAt = def, rs.now().UTC()
+			cur.WebhookURL, cur.WebhookWaitSeconds = v.WebhookURL, wait
+			if status != "" {
+				return applyStatus(cur, status)
+			}
+			return nil
+		})
+		if errors.Is(err, errStale) && try < 2 && v.Base != "" {
+			// Changed between the read and the write: merged again with that change.
+			if sv, err = rs.surveyOf(r); err == nil {
+				continue
+			}
+		}
+		switch {
+		case errors.Is(err, errStale):
+			v.Stale = true
+			return false
+		case err != nil:
+			rs.fail(w, r, err)
+			return true
+		}
+		next := url.Values{"saved": {"1"}}
+		if merged {
+			next.Set("saved", "merged")
+		}
+		if status == store.StatusActive {
+			next.Set("published", "1")
+		}
+		w.Header().Set("Location", "edit?"+next.Encode()) // from …/surveys/{id}/edit, the editor again
+		w.WriteHeader(http.StatusSeeOther)
+		return true
+	}
+}
+
+// saving is the survey a save stores, checked as Save checks it, and its webhook's wait. When
+// the form's version is stale, the form's changes since its base are merged with the stored
+// survey (merged); the form then stands for the merged survey over the stored one, so that a
+// refusal shows it, and saving again saves it. ok is false when v says why it cannot be saved.
+func (rs *Results) saving(r *http.Request, sv store.Survey, v *editView, anyway bool) (def survey.Definition, wait int, merged, ok bool) {
+	stale := v.Version != versionOf(sv)
+	over := sv // what the form's fields are laid over: its base
+	var base surveyDoc
+	if stale {
+		var err error
+		if base, err = decodeBase(v.Base); err != nil {
+			v.Stale = true
+			return def, 0, false, false
+		}
+		over.Definition, over.WebhookURL, over.WebhookWaitSeconds = base.Definition, base.WebhookURL, base.WebhookWait
+	}
+	def, err := v.definition(over)
+	if err == nil {
+		err = def.Validate()
+	}
 	if err != nil {
 		rs.placeError(v, err)
-		return false
+		return def, 0, false, false
 	}
-	if err := def.Validate(); err != nil {
-		rs.placeError(v, err)
-		return false
-	}
-	wait, err := v.webhook()
-	if err != nil {
+	if wait, err = v.webhook(); err != nil {
 		v.WebhookError, v.Error = err.Error(), "The webhook cannot be saved as it is: see beside it."
-		return false
+		return def, 0, false, false
+	}
+	if stale {
+		theirs := docOfSurvey(sv)
+		m, conflicts, notices, err := mergeSurveys(base, theirs, surveyDoc{def, v.WebhookURL, wait})
+		if err != nil {
+			rs.placeError(v, err)
+			return def, 0, false, false
+		}
+		// From here on the form is the merged survey, over the one stored now.
+		def, wait, merged = m.Definition, m.WebhookWait, true
+		shown := sv
+		shown.Definition, shown.WebhookURL, shown.WebhookWaitSeconds = m.Definition, m.WebhookURL, m.WebhookWait
+		v.fill(shown)
+		v.Version, v.Base = versionOf(sv), encodeBase(sv)
+		v.Notices = append(v.Notices, notices...)
+		if len(conflicts) > 0 {
+			v.Conflict, v.Meanwhile = true, meanwhileNotes(conflicts, theirs)
+			return def, 0, false, false
+		}
+		if err := def.Validate(); err != nil {
+			rs.placeError(v, err)
+			return def, 0, false, false
+		}
+		if _, err := v.webhook(); err != nil {
+			v.WebhookError, v.Error = err.Error(), "The webhook cannot be saved as it is: see beside it."
+			return def, 0, false, false
+		}
+		v.Notices = append(v.Notices, "Someone else changed this survey meanwhile: their changes are merged into yours here.")
 	}
 	if !anyway {
 		if v.Confirm = rs.losesAnswers(r.Context(), sv, def); len(v.Confirm) > 0 {
-			return false
+			return def, 0, false, false
 		}
 	}
-	_, err = store.ModifySurvey(r.Context(), rs.store, rs.teamID, sv.ID, func(cur *store.Survey) error {
-		if versionOf(*cur) != v.Version {
-			return errStale
-		}
-		cur.Definition, cur.UpdatedAt = def, rs.now().UTC()
-		cur.WebhookURL, cur.WebhookWaitSeconds = v.WebhookURL, wait
-		return nil
-	})
-	switch {
-	case errors.Is(err, errStale):
-		v.Stale = true
-		return false
-	case err != nil:
-		rs.fail(w, r, err)
-		return true
-	}
-	w.Header().Set("Location", "edit?saved=1") // from …/surveys/{id}/edit, the editor again
-	w.WriteHeader(http.StatusSeeOther)
-	return true
+	return def, wait, merged, true
 }
 
 var errStale = errors.New("console: the survey changed since the form was opened")
@@ -268,16 +366,17 @@ func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView
 		v.Questions[i].Displays = choicesOf(ratingDisplays, v.Questions[i].Display)
 	}
 	v.Display.Recontacts = choicesOf(recontacts, v.Display.Recontact)
-	if r.URL.Query().Get("saved") == "1" && r.Method == http.MethodGet {
-		v.Notices = append(v.Notices, "Saved.")
+	if r.Method == http.MethodGet {
+		v.Notices = append(v.Notices, rs.savedNotices(r, v.Survey)...) // lifecycle.go
 	}
 	status := http.StatusOK
 	if v.NewSecret != "" {
 		w.Header().Set("Cache-Control", "no-store") // a secret shown once is kept by no cache
 	}
-	if v.Stale || v.Error != "" || len(v.Confirm) > 0 {
+	if v.Stale || v.Conflict || v.Error != "" || len(v.Confirm) > 0 {
 		status = http.StatusUnprocessableEntity
 	}
+	w.Header().Set("Content-Security-Policy", previewCSP) // the editor's own scripts: pages/times.js
 	rs.renderStatus(w, r, status, "edit.html", v)
 }
 

@@ -72,6 +72,19 @@ func unescape(s string) string {
 	return strings.NewReplacer("&#34;", `"`, "&quot;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&", "&#43;", "+").Replace(s)
 }
 
+// setOptions gives the question of prefix p ("q7.") these options, as rows typed into.
+func (ed *editor) setOptions(p string, values ...string) {
+	n, _ := strconv.Atoi(ed.form.Get(p + "options"))
+	for j := range n {
+		ed.form.Del(p + "o" + strconv.Itoa(j) + ".value")
+		ed.form.Del(p + "o" + strconv.Itoa(j) + ".description")
+	}
+	ed.form.Set(p+"options", strconv.Itoa(len(values)))
+	for j, v := range values {
+		ed.form.Set(p+"o"+strconv.Itoa(j)+".value", v)
+	}
+}
+
 // press posts the form with a button's action, and follows a redirect back to the editor.
 func (ed *editor) press(action string) *httptest.ResponseRecorder {
 	ed.t.Helper()
@@ -148,7 +161,10 @@ func TestEditor(t *testing.T) {
 	if rec := ed.press("save"); rec.Code != http.StatusSeeOther { // retyped: saved with the type's default options
 		t.Fatalf("save a retyped question: %d\n%s", rec.Code, ed.last.Body)
 	}
-	ed.form.Set(last+"options", "Free\nPro\n")
+	if ed.form.Get(last+"options") != "2" || ed.form.Get(last+"o0.value") != "Yes" {
+		t.Fatalf("the retyped question's options: %v", ed.form)
+	}
+	ed.setOptions(last, "Free", "Pro")
 	e.clock.Advance(time.Second)
 	if rec := ed.press("save"); rec.Code != http.StatusSeeOther {
 		t.Fatalf("save the new question: %d", rec.Code)
@@ -159,7 +175,7 @@ func TestEditor(t *testing.T) {
 	}
 
 	// No options: the survey's own message, beside the question.
-	ed.form.Set(last+"options", "")
+	ed.setOptions(last)
 	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity ||
 		!strings.Contains(rec.Body.String(), `id="q`+strconv.Itoa(n-1)+`-error">questions[`+strconv.Itoa(n-1)+`].properties.options must not be empty`) ||
 		!strings.Contains(rec.Body.String(), `role="alert"`) {
@@ -168,7 +184,7 @@ func TestEditor(t *testing.T) {
 
 	// The preview shows the form's survey, unsaved, with its own scripts allowed, and nothing
 	// inline; an invalid survey gets its message instead.
-	ed.form.Set(last+"options", "Free\nTeam")
+	ed.setOptions(last, "Free", "Team")
 	ed.form.Set("title", "Previewed, not saved")
 	rec := ed.press("preview")
 	if csp := rec.Header().Get("Content-Security-Policy"); rec.Code != 200 || !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") ||
@@ -178,7 +194,7 @@ func TestEditor(t *testing.T) {
 	if stored().Title == "Previewed, not saved" {
 		t.Error("the preview saved the survey")
 	}
-	ed.form.Set(last+"options", "")
+	ed.setOptions(last)
 	if rec := ed.press("preview"); rec.Code != http.StatusUnprocessableEntity || strings.Contains(rec.Body.String(), "data-survey") {
 		t.Errorf("the preview of an invalid survey: %d", rec.Code)
 	}
@@ -304,26 +320,31 @@ func TestEditorRefusesRulesThatCannotHold(t *testing.T) {
 	}
 }
 
-// TestEditorDisplayAndWebhook: display rules written as lines and fields, saved as the survey's
-// rules and read back as written; a line that is no rule refused beside the rules; the webhook's
+// TestEditorDisplayAndWebhook: display rules written as rows and fields, saved as the survey's
+// rules and read back as written; a row that is no rule refused beside the rules; the webhook's
 // URL and wait saved, a bad URL refused beside it, and a secret rotated and shown once.
 func TestEditorDisplayAndWebhook(t *testing.T) {
 	e := setup(t)
 	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("a display test's key"))
 	ed := &editor{t: t, c: c, path: "/surveys/" + e.survA.ID + "/edit"}
 	ed.load()
-	fill := map[string]string{"display": "on", "d.pages": "starts with /docs\ncontains billing", "d.exclude": "is /docs/legal",
-		"d.attributes": "plan is one of pro, team\nseats is more than 10\nbeta is true", "d.events": "upgraded", "d.delay": "5",
+	// The rows as typed (editcontrols_test.go presses their buttons).
+	fill := map[string]string{"display": "on",
+		"d.pages": "2", "d.p0.op": survey.MatchPrefix, "d.p0.value": "/docs", "d.p1.op": survey.MatchContains, "d.p1.value": "billing",
+		"d.exclude": "1", "d.x0.op": survey.MatchExact, "d.x0.value": "/docs/legal",
+		"d.attributes": "3", "d.a0.key": "plan", "d.a0.op": survey.OpIn, "d.a0.value": "pro, team",
+		"d.a1.key": "seats", "d.a1.op": survey.OpGreater, "d.a1.value": "10", "d.a2.key": "beta", "d.a2.op": survey.OpEqual, "d.a2.value": "true",
+		"d.events": "1", "d.e0.value": "upgraded", "d.delay": "5",
 		"d.percentage": "50", "d.recontact": survey.RecontactOnce, "d.starts": "2026-12-01T09:00",
 		"webhookUrl": "https://hooks.example.com/svc", "webhookWait": "30"}
 	for k, v := range fill {
 		ed.form.Set(k, v)
 	}
-	ed.form.Set("d.attributes", "plan maybe pro")
-	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "is not a rule about a person") {
-		t.Fatalf("a line that is no rule: %d", rec.Code)
+	ed.form.Set("d.a0.key", "")
+	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "attribute rule 1 names no attribute") {
+		t.Fatalf("a rule that names no attribute: %d", rec.Code)
 	}
-	ed.form.Set("d.attributes", fill["d.attributes"])
+	ed.form.Set("d.a0.key", fill["d.a0.key"])
 	ed.form.Set("webhookUrl", "ftp://hooks.example.com")
 	if rec := ed.press("save"); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `id="webhook-error"`) {
 		t.Fatalf("a bad webhook URL: %d", rec.Code)

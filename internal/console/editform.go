@@ -26,10 +26,10 @@ type editQuestion struct {
 	Placeholder          string // an open-ended question's
 	Type                 string
 	Required             bool
-	Options              string // a select question's option values, one a line
-	Scale                int    // a rating's
-	Error                string // the save's complaint about this question
-	First, Last, Answers bool   // Answers: it has answers stored
+	Options              []editOption // a select question's options, a row each
+	Scale                int          // a rating's
+	Error                string       // the save's complaint about this question
+	First, Last, Answers bool         // Answers: it has answers stored
 	// Rules are its routing rules, Next where the rest go (see routingform.go).
 	Rules       []editRule
 	Next        string
@@ -46,6 +46,23 @@ type editQuestion struct {
 	AutoProgress              bool   // a rating's or single choice's: moves on once chosen
 	OwnMax                    string // the longest own answer
 	Displays                  []choice
+	// Shown is the type whose fields the form showed: a type chosen since shows the new type's
+	// fields, filled with its defaults, and saves them once they are shown (see retype).
+	Shown string
+	// Notice says what the form changed by itself, such as rules dropped from a statement;
+	// FocusAddOption and FocusAddRule put the focus on the Add buttons once no row is left.
+	Notice                       string
+	FocusAddOption, FocusAddRule bool
+}
+
+// editOption is a select question's option as a row of the form. Focus names the control of
+// the row that the page focuses when it comes back from a button of the rows ("value", "up",
+// "down"): without script, the browser keeps the person's place by the autofocus attribute.
+type editOption struct {
+	N                  int // 1-based
+	Value, Description string
+	First, Last        bool
+	Focus              string
 }
 
 // ratingDisplays are the ways a rating is shown, with their names for people.
@@ -86,15 +103,120 @@ func formQuestions(f url.Values) []editQuestion {
 		scale, _ := strconv.Atoi(f.Get(p + "scale"))
 		rules, next := formRules(f, i)
 		out = append(out, editQuestion{ID: f.Get(p + "id"), JSON: f.Get(p + "json"), Title: f.Get(p + "title"), Type: f.Get(p + "type"),
-			Required: f.Get(p+"required") == "on", Options: f.Get(p + "options"), Scale: scale,
+			Required: f.Get(p+"required") == "on", Options: formOptions(f, p), Scale: scale, Shown: f.Get(p + "shown"),
 			Description: f.Get(p + "description"), Button: f.Get(p + "button"), Placeholder: f.Get(p + "placeholder"),
 			Rules: rules, Next: next, Display: f.Get(p + "display"), Lower: f.Get(p + "lower"), Upper: f.Get(p + "upper"),
 			Own: f.Get(p+"own") == "on", OwnLabel: f.Get(p + "ownLabel"), MaxChoices: f.Get(p + "maxChoices"), MaxLength: f.Get(p + "maxLength"),
 			ButtonURL: f.Get(p + "buttonUrl"), Screenshot: f.Get(p+"screenshot") == "on", Recording: f.Get(p+"recording") == "on",
 			DetailsLabel: f.Get(p + "detailsLabel"), DetailsHint: f.Get(p + "detailsHint"), Redact: f.Get(p + "redact"),
 			AutoProgress: f.Get(p+"auto") == "on", OwnMax: f.Get(p + "ownMax")})
+		out[len(out)-1].retype()
 	}
 	return out
+}
+
+// formOptions reads a question's option rows (p is its fields' prefix, "q0.").
+func formOptions(f url.Values, p string) []editOption {
+	n, _ := strconv.Atoi(f.Get(p + "options"))
+	n = min(max(n, 0), survey.MaxOptions+1)
+	out := make([]editOption, n)
+	for j := range n {
+		rp := fmt.Sprintf("%so%d.", p, j)
+		out[j] = editOption{Value: f.Get(rp + "value"), Description: f.Get(rp + "description")}
+	}
+	return numberOptions(out)
+}
+
+// numberOptions numbers the rows, and says which is first and last.
+func numberOptions(opts []editOption) []editOption {
+	for j := range opts {
+		opts[j].N, opts[j].First, opts[j].Last = j+1, j == 0, j == len(opts)-1
+	}
+	return opts
+}
+
+// retype gives a question whose type was chosen since the form was shown that type's fields:
+// its stored ones when it is its stored type again, else the type's defaults (a select's
+// options stay as typed when it becomes the other kind of select). Its title, description,
+// button and routing stay as typed; the routing's rules are fitted to the type where the form
+// shows them (routingChoices).
+func (e *editQuestion) retype() {
+	if e.Shown == "" || e.Shown == e.Type || !knownType(e.Type) {
+		return
+	}
+	var q survey.Question
+	if json.Unmarshal([]byte(e.JSON), &q) != nil || q.Type() != e.Type {
+		if json.Unmarshal([]byte(newQuestionJSON(e.ID, e.Type)), &q) != nil {
+			return
+		}
+	}
+	v := viewQuestion(q, nil)
+	if !isSelect(e.Shown) || !isSelect(e.Type) { // from one choice to several, or back, the options stay as typed
+		e.Options, e.Own, e.OwnLabel, e.OwnMax = v.Options, v.Own, v.OwnLabel, v.OwnMax
+	}
+	e.Scale, e.Display, e.Lower, e.Upper, e.MaxChoices, e.MaxLength = v.Scale, v.Display, v.Lower, v.Upper, v.MaxChoices, v.MaxLength
+	e.Placeholder, e.ButtonURL, e.Screenshot, e.Recording = v.Placeholder, v.ButtonURL, v.Screenshot, v.Recording
+	e.DetailsLabel, e.DetailsHint, e.Redact, e.AutoProgress = v.DetailsLabel, v.DetailsHint, v.Redact, v.AutoProgress
+	e.Shown = e.Type // the fields are the new type's now: a save takes them
+}
+
+func isSelect(t string) bool { return t == survey.TypeSingleSelect || t == survey.TypeMultiSelect }
+
+func knownType(t string) bool {
+	return slices.ContainsFunc(questionTypes, func(c struct{ Value, Label string }) bool { return c.Value == t })
+}
+
+// optionAction applies a button of a question's option rows: "opt-add:Q", "opt-remove:Q.I",
+// "opt-up:Q.I" or "opt-down:Q.I", and marks where the focus goes back to: the new row, the
+// row moved, or the row now in the place of the one removed. Nothing is saved until Save.
+func optionAction(qs []editQuestion, action, arg string) (notice string) {
+	q, row, _ := strings.Cut(arg, ".")
+	qi, err := strconv.Atoi(q)
+	if err != nil || qi < 0 || qi >= len(qs) {
+		return ""
+	}
+	e := &qs[qi]
+	if action == "opt-add" {
+		if len(e.Options) >= survey.MaxOptions {
+			return fmt.Sprintf("Question %d has the most options a question may have, %d.", qi+1, survey.MaxOptions)
+		}
+		e.Options = numberOptions(append(e.Options, editOption{Focus: "value"}))
+		return ""
+	}
+	j, err := strconv.Atoi(row)
+	if err != nil || j < 0 || j >= len(e.Options) {
+		return ""
+	}
+	switch action {
+	case "opt-remove":
+		removed := e.Options[j]
+		e.Options = numberOptions(slices.Delete(e.Options, j, j+1))
+		if len(e.Options) == 0 {
+			e.FocusAddOption = true
+		} else {
+			e.Options[min(j, len(e.Options)-1)].Focus = "value"
+		}
+		return fmt.Sprintf("Option %d (“%s”) of question %d removed: save to keep the change.", j+1, strings.TrimSpace(removed.Value), qi+1)
+	case "opt-up", "opt-down":
+		to := j - 1
+		if action == "opt-down" {
+			to = j + 1
+		}
+		if to < 0 || to >= len(e.Options) {
+			return ""
+		}
+		e.Options[j], e.Options[to] = e.Options[to], e.Options[j]
+		e.Options = numberOptions(e.Options)
+		// The same button again, to move it further, while there is one.
+		moved := &e.Options[to]
+		switch {
+		case action == "opt-up" && !moved.First, action == "opt-down" && moved.Last:
+			moved.Focus = "up"
+		default:
+			moved.Focus = "down"
+		}
+	}
+	return ""
 }
 
 // viewQuestion is a stored question as the form shows it; idAt gives the stored questions'
@@ -106,10 +228,10 @@ func viewQuestion(q survey.Question, idAt map[int]string) editQuestion {
 	e.Rules, e.Next = rulesOf(q, idAt)
 	switch p := q.Properties.(type) {
 	case survey.SingleSelectProperties:
-		e.Options, e.AutoProgress = optionLines(p.Options), p.ShouldAutoProgress
+		e.Options, e.AutoProgress = optionRows(p.Options), p.ShouldAutoProgress
 		e.Own, e.OwnLabel, e.OwnMax = ownAnswer(p.Editable)
 	case survey.MultiSelectProperties:
-		e.Options = optionLines(p.Options)
+		e.Options = optionRows(p.Options)
 		e.Own, e.OwnLabel, e.OwnMax = ownAnswer(p.Editable)
 		if p.Max != nil {
 			e.MaxChoices = strconv.Itoa(*p.Max)
@@ -137,27 +259,23 @@ func ownAnswer(e *survey.Editable) (bool, string, string) {
 	return true, e.Label, strconv.Itoa(e.Max)
 }
 
-// optionSeparator parts an option's value from its description on a line of the form.
-const optionSeparator = " | "
-
-func optionLines(options []survey.Option) string {
-	lines := make([]string, len(options))
+func optionRows(options []survey.Option) []editOption {
+	rows := make([]editOption, len(options))
 	for i, o := range options {
-		lines[i] = o.Value
-		if o.Description != nil {
-			lines[i] += optionSeparator + *o.Description
-		}
+		rows[i] = editOption{Value: o.Value, Description: deref(o.Description)}
 	}
-	return strings.Join(lines, "\n")
+	return numberOptions(rows)
 }
 
 // question is the survey's question the form's fields make, over the JSON the form carries; a
-// question whose type changed starts from the new type's defaults.
+// question whose type changed starts from the new type's defaults, and takes the form's fields
+// once the form has shown the new type's (Shown).
 func (e editQuestion) question() (survey.Question, error) {
 	var q survey.Question
 	retyped := e.JSON == "" || json.Unmarshal([]byte(e.JSON), &q) != nil || q.Type() != e.Type
+	fieldsOf := cmp.Or(e.Shown, q.Type()) // the type whose fields the form showed
 	if retyped {
-		if !slices.ContainsFunc(questionTypes, func(t struct{ Value, Label string }) bool { return t.Value == e.Type }) {
+		if !knownType(e.Type) {
 			return survey.Question{}, fmt.Errorf("question %d has no type this editor knows", e.N)
 		}
 		pos := q.Position
@@ -171,8 +289,8 @@ func (e editQuestion) question() (survey.Question, error) {
 	if d := strings.TrimSpace(e.Description); d != "" {
 		q.Description = &d
 	}
-	if retyped {
-		return q, nil // the form showed the old type's fields: the new type starts from its defaults
+	if fieldsOf != e.Type {
+		return q, nil // the form showed another type's fields: the new type starts from its defaults
 	}
 	button := cmp.Or(strings.TrimSpace(e.Button), survey.DefaultButtonLabel)
 	var err error
@@ -263,15 +381,27 @@ func whole(s, what string, n int) (int, error) {
 	return v, nil
 }
 
-// editedOptions are the options the lines name: a value, and after " | " its description.
-func editedOptions(lines string) []survey.Option {
+// editedOptions are the options the rows give; a row left empty is none, and one with a
+// description but no value is kept, for the survey's validation to say so.
+func editedOptions(rows []editOption) []survey.Option {
 	var out []survey.Option
-	for line := range strings.Lines(lines) {
-		v, desc, _ := strings.Cut(strings.TrimSpace(line), strings.TrimSpace(optionSeparator))
-		if v = strings.TrimSpace(v); v == "" {
+	for _, r := range rows {
+		v := strings.TrimSpace(r.Value)
+		if v == "" && strings.TrimSpace(r.Description) == "" {
 			continue
 		}
-		out = append(out, survey.Option{Value: v, Description: optional(desc)})
+		out = append(out, survey.Option{Value: v, Description: optional(r.Description)})
+	}
+	return out
+}
+
+// rowValues are the values of the rows' options, each once, as the rules' Value offers them.
+func rowValues(rows []editOption) []string {
+	var out []string
+	for _, r := range rows {
+		if v := strings.TrimSpace(r.Value); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
 	}
 	return out
 }

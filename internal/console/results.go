@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svc-feedback/svc/internal/problem"
+	"github.com/svc-feedback/svc/internal/report"
 	"github.com/svc-feedback/svc/internal/reqlog"
 	"github.com/svc-feedback/svc/internal/wire"
 
@@ -50,8 +51,8 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 // resultsCSP allows the page its own stylesheet and nothing else: no script, no inline style.
 const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 
-// previewCSP is the editor's with a preview: its own scripts too (the widget and the preview's
-// start), still no inline script or style.
+// previewCSP is the editor's: its own scripts too (its times' zone, and with a preview the
+// widget and the preview's start), still no inline script or style.
 const previewCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 
 // Config configures the pages. The zero value is usable.
@@ -69,6 +70,11 @@ type Config struct {
 	// AccessLog and OnRequest, when set, are told of every request, as the API's are.
 	AccessLog *slog.Logger
 	OnRequest func(route string, status int, took time.Duration)
+	// Spreadsheets, when set, writes the download for a spreadsheet as an xlsx file too.
+	Spreadsheets report.Spreadsheet
+	// Audience says the app decides in code who may see a survey (svc.Options.Audience): the
+	// console's "Check who sees it", which cannot ask it, then says its answer depends on it too.
+	Audience bool
 }
 
 // Results serves the results pages of one team.
@@ -78,11 +84,14 @@ type Results struct {
 	log          *slog.Logger
 	now          func() time.Time
 	maxPageBytes int
+	sheets       report.Spreadsheet
 	mux          *http.ServeMux
 	hosts        *hostguard.Guard
 	observe      reqlog.Observer
 	// token is the console's form token (see write.go); empty for the read-only pages.
 	token string
+	// audience is Config.Audience.
+	audience bool
 }
 
 // NewResults returns the results pages of team teamID over s. Most users call svc.NewResults,
@@ -93,7 +102,7 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 		hosts, _ = hostguard.New(nil)
 	}
 	rs := &Results{store: s, teamID: teamID, log: cfg.Logger, now: cfg.Now, maxPageBytes: cfg.MaxPageBytes,
-		mux: http.NewServeMux(), hosts: hosts}
+		sheets: cfg.Spreadsheets, mux: http.NewServeMux(), hosts: hosts, audience: cfg.Audience}
 	if rs.log == nil {
 		rs.log = slog.Default()
 	}
@@ -148,57 +157,7 @@ func (rs *Results) css(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-func (rs *Results) list(w http.ResponseWriter, r *http.Request) {
-	var surveys []store.Survey
-	var cursor *store.Cursor
-	for {
-		page, next, err := rs.store.Surveys(r.Context(), rs.teamID, cursor, 100)
-		if err != nil {
-			rs.fail(w, r, err)
-			return
-		}
-		surveys = append(surveys, page...)
-		if next == nil || len(surveys) >= 1000 {
-			break
-		}
-		cursor = next
-	}
-	// Each survey's lifetime counters and latest response: two indexed reads each, of at most
-	// 1,000 surveys.
-	items := make([]surveyItem, 0, len(surveys))
-	for _, sv := range surveys {
-		st, err := rs.store.Stats(r.Context(), sv.ID)
-		if err != nil {
-			rs.fail(w, r, err)
-			return
-		}
-		item := surveyItem{Survey: sv, Stats: st}
-		if st.TotalResponses > 0 {
-			// The newest response: the first of a page, newest first, read by index.
-			latest, _, err := rs.store.Responses(r.Context(), store.ResponseQuery{SurveyID: sv.ID, Limit: 1})
-			if err != nil {
-				rs.fail(w, r, err)
-				return
-			}
-			if len(latest) == 1 {
-				item.Latest = latest[0].CreatedAt.UTC().Format("2 Jan 2006 15:04 UTC")
-			}
-		}
-		items = append(items, item)
-	}
-	rs.render(w, r, "list.html", struct {
-		Surveys   []surveyItem
-		Token     string // the console's form token; empty on the read-only pages
-		Templates []surveyTemplate
-	}{items, rs.token, surveyTemplates})
-}
-
-// surveyItem is a survey as the list of surveys shows it.
-type surveyItem struct {
-	store.Survey
-	Stats  store.Stats
-	Latest string // the latest response's time, "" for none
-}
+// The list of surveys, rs.list, is in listtable.go.
 
 func (rs *Results) render(w http.ResponseWriter, r *http.Request, name string, data any) {
 	rs.renderStatus(w, r, http.StatusOK, name, data)

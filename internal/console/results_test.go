@@ -29,7 +29,7 @@ func TestResultsPages(t *testing.T) {
 	get := e.resultsGetter()
 	list := get("/")
 	if list.Code != 200 || !strings.Contains(list.Body.String(), `href="surveys/`+e.survA.ID+`"`) || strings.Contains(list.Body.String(), e.survB.ID) ||
-		!strings.Contains(list.Body.String(), `<span class="status">active · 2 responses, 0 finished · latest 21 Nov 2026 10:04 UTC</span>`) {
+		!strings.Contains(list.Body.String(), "<td>published</td>\n<td>your app</td>\n<td>2 <span class=\"status\">(0 finished)</span></td>\n<td>21 Nov 2026 10:04 UTC</td>\n<td>0</td>") {
 		t.Errorf("list: %d\n%s", list.Code, list.Body)
 	}
 	if csp := list.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "unsafe") {
@@ -144,8 +144,13 @@ func TestResultsDownloads(t *testing.T) {
 			}
 			var ids []string
 			if link[2] != "NDJSON" {
-				rows, err := csv.NewReader(rec.Body).ReadAll()
-				if err != nil || len(rows) == 0 || rows[0][0] != map[bool]string{true: "Response", false: "id"}[strings.Contains(link[2], "spreadsheet")] {
+				forPeople := strings.Contains(link[2], "spreadsheet")
+				body, bom := strings.CutPrefix(rec.Body.String(), "\uFEFF")
+				if bom != forPeople {
+					t.Errorf("%s: a byte order mark %v, want %v (for a spreadsheet only)", target, bom, forPeople)
+				}
+				rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+				if err != nil || len(rows) == 0 || rows[0][0] != map[bool]string{true: "Response", false: "id"}[forPeople] {
 					t.Fatalf("%s: CSV %v %v", target, rows, err)
 				}
 				for _, row := range rows[1:] {

@@ -3,25 +3,32 @@ package console
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/svc-feedback/svc/survey"
 )
 
-// Routing in the editor (extensions.md section 8): each question's rules read as sentences
+// Routing in the editor: each question's rules read as sentences
 // ("if the answer is less than 7, go to question 4"), then where everyone else goes. The form
 // names the questions rules go to by id, so a rule follows its question when questions move;
 // positions are worked out on save.
 
 // editRule is one routing rule as the form shows it: an operator, a value and where to go
-// ("next", "end" or "q:" and a question's id).
+// ("next", "end" or "q:" and a question's id). Its Operator offers only what the question's
+// type allows (survey.Operators), and its Value is a choice of the options or of the scale's
+// scores, or text for a question answered in words (FreeValue).
 type editRule struct {
 	N              int // 1-based
 	Op, Value, To  string
 	Error          string // the save's complaint about this rule
+	Notice         string // what the form changed in it by itself, such as a value no longer offered
 	Targets        []choice
 	OpChoices      []choice
+	ValueChoices   []choice
+	FreeValue      bool
+	Focus          bool // the page comes back with the focus on its Operator
 	QuestionN, Idx int
 }
 
@@ -112,8 +119,82 @@ func (e editQuestion) routing(at int, pos map[string]int) (survey.Routing, []str
 	return r, notices
 }
 
-// routingChoices fills in the choices the form offers for question i's rules: the operators,
-// and the questions after it (with a target no longer after it kept, and said so).
+// operatorLabel is an operator as the form reads it after "if the answer".
+func operatorLabel(op string) string {
+	for _, o := range operators {
+		if o.Value == op {
+			return o.Label
+		}
+	}
+	return op
+}
+
+// ruleValues are the values a rule of question q may compare with: its options' values, or its
+// scale's scores (0 to 10 for a Net Promoter Score); free is true for a question answered in
+// words, whose rules compare with any text.
+func ruleValues(q editQuestion) (values []string, free bool) {
+	switch q.Type {
+	case survey.TypeSingleSelect, survey.TypeMultiSelect:
+		return rowValues(q.Options), false
+	case survey.TypeRating:
+		low := 1
+		if q.Display == survey.DisplayNPS {
+			low = 0
+		}
+		for n := low; n <= q.Scale; n++ {
+			values = append(values, strconv.Itoa(n))
+		}
+		return values, false
+	case survey.TypeOpenEnded, survey.TypeBugReport:
+		return nil, true
+	}
+	return nil, false
+}
+
+// newRule is a rule added to question q: its type's first operator, a value still to choose
+// (or type), on to the next question.
+func newRule(q editQuestion) editRule {
+	op := ""
+	if ops := survey.Operators(q.Type); len(ops) > 0 {
+		op = ops[0]
+	}
+	return editRule{Op: op, To: "next", Focus: true}
+}
+
+// ruleAction applies Add routing rule ("rule:Q") and Remove rule ("unrule:Q.R"), and marks
+// where the focus goes back to: the new rule, the rule now in the place of the one removed, or
+// the Add button. A statement takes no rule.
+func ruleAction(qs []editQuestion, action, arg string) {
+	q, rule, _ := strings.Cut(arg, ".")
+	qi, err := strconv.Atoi(q)
+	if err != nil || qi < 0 || qi >= len(qs) {
+		return
+	}
+	e := &qs[qi]
+	switch action {
+	case "rule":
+		if len(e.Rules) < maxRules && len(survey.Operators(e.Type)) > 0 {
+			e.Rules = append(e.Rules, newRule(*e))
+		}
+	case "unrule":
+		ri, err := strconv.Atoi(rule)
+		if err != nil || ri < 0 || ri >= len(e.Rules) {
+			return
+		}
+		e.Rules = slices.Delete(e.Rules, ri, ri+1)
+		if len(e.Rules) == 0 {
+			e.FocusAddRule = true
+		} else {
+			e.Rules[min(ri, len(e.Rules)-1)].Focus = true
+		}
+	}
+}
+
+// routingChoices fills in the choices the form offers for question i's rules: the operators its
+// type allows, the values it may compare with, and the questions after it (with a target no
+// longer after it kept, and said so). A rule whose operator or value its question no longer
+// allows (its type, options or scale changed) has them dropped from the selection, and a
+// notice beside it says so; a statement's rules are dropped, as it takes no answer.
 func routingChoices(qs []editQuestion, i int) {
 	q := &qs[i]
 	targets := func(selected string) []choice {
@@ -130,9 +211,55 @@ func routingChoices(qs []editQuestion, i int) {
 		return out
 	}
 	q.NextChoices = targets(q.Next)
+	ops := survey.Operators(q.Type)
+	if len(ops) == 0 && len(q.Rules) > 0 && knownType(q.Type) {
+		q.Notice = fmt.Sprintf("A statement takes no answer, so its %d routing rules were removed: save to keep the change.", len(q.Rules))
+		if len(q.Rules) == 1 {
+			q.Notice = "A statement takes no answer, so its routing rule was removed: save to keep the change."
+		}
+		q.Rules = nil
+	}
+	values, free := ruleValues(*q)
 	for j := range q.Rules {
 		r := &q.Rules[j]
 		r.N, r.QuestionN, r.Idx, r.Targets = j+1, i+1, i, targets(r.To)
-		r.OpChoices = choicesOf(operators, r.Op)
+		var notices []string
+		if r.Op != "" && !slices.Contains(ops, r.Op) {
+			notices = append(notices, fmt.Sprintf("“%s” does not apply to this type of question: choose an operator.", operatorLabel(r.Op)))
+			r.Op = ""
+		}
+		r.OpChoices = r.OpChoices[:0]
+		if r.Op == "" {
+			r.OpChoices = append(r.OpChoices, choice{"", "Choose…", true})
+		}
+		for _, op := range ops {
+			r.OpChoices = append(r.OpChoices, choice{op, operatorLabel(op), op == r.Op})
+		}
+		r.FreeValue, r.ValueChoices = free, nil
+		if !free {
+			v := strings.TrimSpace(r.Value)
+			if v != "" && !slices.Contains(values, v) {
+				notices = append(notices, fmt.Sprintf("“%s” is not among this question's %s now: choose a value.", v, valueKind(q.Type)))
+				v = ""
+			}
+			r.Value = v
+			if v == "" {
+				r.ValueChoices = append(r.ValueChoices, choice{"", "Choose…", true})
+			}
+			for _, c := range values {
+				r.ValueChoices = append(r.ValueChoices, choice{c, c, c == v})
+			}
+		}
+		if len(notices) > 0 {
+			r.Notice = strings.Join(notices, " ")
+		}
 	}
+}
+
+// valueKind names what a rule's values are for a type of question.
+func valueKind(typ string) string {
+	if typ == survey.TypeRating {
+		return "scores"
+	}
+	return "options"
 }

@@ -38,6 +38,8 @@ type surveyPage struct {
 	// Trend is the range bucket by bucket; Filter the filter bar.
 	Trend  trendView
 	Filter filterBar
+	// Sheets offers the download as an xlsx file.
+	Sheets bool
 	// Editable says the page is the console's, which edits surveys.
 	Editable bool
 }
@@ -90,7 +92,7 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	st := report.Filtered(rs.store, sv, f, rs.maxPageBytes)
 	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
 		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly),
-		Filter: filterBarOf(sv.Definition, fq), Editable: rs.token != ""}
+		Filter: filterBarOf(sv.Definition, fq), Editable: rs.token != "", Sheets: rs.sheets != nil}
 	if p.Current, err = report.Summary(r.Context(), st, sv, cur, rs.maxPageBytes); err != nil {
 		rs.fail(w, r, err)
 		return
@@ -178,7 +180,7 @@ func (rs *Results) export(w http.ResponseWriter, r *http.Request) {
 		rs.fail(w, r, err)
 		return
 	}
-	o, err := report.ParseExport(pr.q)
+	o, err := report.ParseExport(pr.q, rs.sheets)
 	if err != nil {
 		rs.fail(w, r, err)
 		return

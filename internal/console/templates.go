@@ -13,7 +13,7 @@ type surveyTemplate struct {
 	JSON     string
 }
 
-// surveyTemplates are the console's starting points (extensions.md section 8), written as a
+// surveyTemplates are the console's starting points for a new survey, written as a
 // person would write them over the management API, defaults left out.
 var surveyTemplates = []surveyTemplate{
 	{"nps", "Net Promoter Score", `{"title":"How likely are you to recommend us?","questions":[

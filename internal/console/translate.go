@@ -12,7 +12,7 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// Translations (extensions.md sections 8 and 10): the survey's languages, one added by its
+// Translations in the console (docs/languages-and-links.md): the survey's languages, one added by its
 // tag, and each one's texts in a form beside the survey's own, one field per text; a field
 // left empty shows the survey's own text. Option values are never translated, only shown.
 

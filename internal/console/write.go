@@ -47,7 +47,10 @@ func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/edit", rs.editPage)
 	rs.mux.HandleFunc("GET /widget.js", rs.widgetScript)
 	rs.mux.HandleFunc("GET /preview.js", rs.previewScript)
+	rs.mux.HandleFunc("GET /times.js", rs.timesScript)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/edit", rs.checked(rs.edit))
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/who-sees-it", rs.whoSeesPage)
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/who-sees-it", rs.checked(rs.whoSees))
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/translations", rs.translationsPage)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/translations", rs.change(rs.addLanguage))
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/translations/{lang}", rs.translatePage)
@@ -125,12 +128,11 @@ func (rs *Results) create(r *http.Request) (string, error) {
 // setStatus publishes (active) or pauses (inactive) a survey.
 func (rs *Results) setStatus(r *http.Request) (string, error) {
 	status := store.Status(r.PostForm.Get("status"))
-	if status != store.StatusActive && status != store.StatusInactive {
-		return "", problem.BadRequest("a survey is published (active) or paused (inactive)")
+	if err := applyStatus(&store.Survey{}, status); err != nil {
+		return "", err
 	}
 	err := rs.modify(r, func(sv *store.Survey) error {
-		sv.Status = status
-		return nil
+		return applyStatus(sv, status) // as the editor's Publish and Pause (lifecycle.go)
 	})
 	return "../../", err // from …/surveys/{id}/status, the list
 }
