@@ -222,7 +222,8 @@ func TestGetSummary(t *testing.T) {
 	}
 	csvText, _ := io.ReadAll(body)
 	body.Close()
-	if lines := strings.Split(strings.TrimSpace(string(csvText)), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "Response,Respondent,") {
+	// The CSV for people starts with a UTF-8 byte order mark, for spreadsheets on Windows.
+	if lines := strings.Split(strings.TrimSpace(string(csvText)), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "\uFEFFResponse,Respondent,") {
 		t.Errorf("promoters' CSV for people:\n%s", csvText)
 	}
 	if _, err := c.ListResponses(ctx, e.survey.ID, &client.ResponseListOptions{Filter: &client.Filter{Answers: map[string][]string{"nope": {"1"}}}}); !client.IsInvalid(err) {
