@@ -111,7 +111,9 @@ func NewResults(s store.Store, teamID string, opts *Options) (http.Handler, erro
 }
 
 // ConsoleOptions configure the console (NewConsole): the handler's options it uses (PageHosts,
-// Logger, Now, MaxPageBytes, AccessLog) and the key that signs its forms.
+// Logger, Now, MaxPageBytes, AccessLog, and BaseURL: where svc's handler is served, which the
+// console's Share page starts a survey's links and the widget's snippet with; unset, it assumes
+// the root of the host the console is reached at) and the key that signs its forms.
 type ConsoleOptions struct {
 	Options
 	// FormKey signs the token every form of the console carries against cross-site request
@@ -146,10 +148,12 @@ func teamError(constructor, teamID string) error {
 
 // NewConsole returns the console of team teamID (README.md#results): the results pages of
 // NewResults, and the changes product people make without a developer: a new survey from a
-// template (inactive until published), publish, pause, duplicate and delete. Like the results
-// pages it is HTML without script under a strict Content-Security-Policy, answers only under
-// opts.PageHosts, and has no login of its own: mount it behind your app's admin login. Every
-// change must come from its own page (Sec-Fetch-Site or Origin) and carry its form token.
+// template (inactive until published), publish, pause, duplicate and delete, and each survey's
+// Share page (its anonymous link, personal links signed with the team's link secret, the
+// widget's snippet). Like the results pages it is HTML without script under a strict
+// Content-Security-Policy, answers only under opts.PageHosts, and has no login of its own:
+// mount it behind your app's admin login. Every change must come from its own page
+// (Sec-Fetch-Site or Origin) and carry its form token.
 func NewConsole(s store.Store, teamID string, opts *ConsoleOptions) (http.Handler, error) {
 	var o ConsoleOptions
 	if opts != nil {
@@ -165,5 +169,5 @@ func NewConsole(s store.Store, teamID string, opts *ConsoleOptions) (http.Handle
 		return nil, err
 	}
 	return console.NewConsole(s, teamID, console.Config{Logger: hc.Logger, Now: hc.Now, MaxPageBytes: hc.MaxPageBytes, Spreadsheets: hc.Spreadsheets,
-		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest, Audience: o.Audience != nil}, o.FormKey), nil
+		PageHosts: hc.PageHosts, AccessLog: hc.AccessLog, OnRequest: hc.OnRequest, Audience: o.Audience != nil, BaseURL: hc.BaseURL}, o.FormKey), nil
 }

@@ -250,7 +250,9 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *
 		results = http.StripPrefix("/results", rs)
 	}
 	if cfg.consoleTeam != "" {
-		c, err := svc.NewConsole(st, cfg.consoleTeam, &svc.ConsoleOptions{Options: svc.Options{PageHosts: pageHosts(cfg), Spreadsheets: xlsx.New()}})
+		// BaseURL: the Share page's links and snippet are where svc is served (the host's root
+		// without -base-url).
+		c, err := svc.NewConsole(st, cfg.consoleTeam, &svc.ConsoleOptions{Options: svc.Options{PageHosts: pageHosts(cfg), Spreadsheets: xlsx.New(), BaseURL: cfg.baseURL}})
 		if err != nil {
 			return nil, err
 		}

@@ -75,6 +75,10 @@ type Config struct {
 	// Audience says the app decides in code who may see a survey (svc.Options.Audience): the
 	// console's "Check who sees it", which cannot ask it, then says its answer depends on it too.
 	Audience bool
+	// BaseURL is the absolute URL svc's handler (its link pages, /s/, and widget.js) is served
+	// at (svc.Options.BaseURL): the console's Share page starts its links and the widget's
+	// snippet with it. Empty means the root of the host the console is reached at (share.go).
+	BaseURL string
 }
 
 // Results serves the results pages of one team.
@@ -92,6 +96,8 @@ type Results struct {
 	token string
 	// audience is Config.Audience.
 	audience bool
+	// baseURL is Config.BaseURL, without a trailing slash.
+	baseURL string
 }
 
 // NewResults returns the results pages of team teamID over s. Most users call svc.NewResults,
@@ -103,6 +109,7 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	}
 	rs := &Results{store: s, teamID: teamID, log: cfg.Logger, now: cfg.Now, maxPageBytes: cfg.MaxPageBytes,
 		sheets: cfg.Spreadsheets, mux: http.NewServeMux(), hosts: hosts, audience: cfg.Audience}
+	rs.baseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if rs.log == nil {
 		rs.log = slog.Default()
 	}

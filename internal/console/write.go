@@ -55,6 +55,12 @@ func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/translations", rs.change(rs.addLanguage))
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/translations/{lang}", rs.translatePage)
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/translations/{lang}", rs.checked(rs.translate))
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/share", rs.sharePage)
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/share", rs.checkedList(rs.shareLinks))
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/share/anonymous", rs.change(rs.shareAnonymous))
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/share/links.csv", rs.checkedList(rs.shareCSV))
+	rs.mux.HandleFunc("GET /share.js", rs.shareScript)
+	rs.mux.HandleFunc("GET /share.css", rs.shareStyle)
 	return rs
 }
 
