@@ -65,7 +65,8 @@ func TestResultsFilterBarAndTrend(t *testing.T) {
 		`role="search" aria-label="Filter responses"`, `<option selected>Alerts</option>`, `Clear filters`,
 		`<span class="label">Promoters (9–10)</span> <strong>2</strong>`, // ann and cat, not bob
 		`<span class="who">ann</span>`, `<span class="who">cat</span>`,
-		`Responses and “How likely are you to recommend us to a friend?” and “How would you rate the new dashboard?”, by day`,
+		`<caption>Responses per day</caption>`, `<caption>NPS per day: “How likely are you to recommend us to a friend?”</caption>`,
+		`<caption>CSAT per day: “How would you rate the new dashboard?”</caption>`,
 		`answer.favourite=Alerts`, // the downloads keep the filter
 	} {
 		if !strings.Contains(body, want) {
@@ -75,8 +76,8 @@ func TestResultsFilterBarAndTrend(t *testing.T) {
 	if strings.Contains(body, `<span class="who">bob</span>`) || page.Code != 200 {
 		t.Errorf("bob's response passed the filter: %d", page.Code)
 	}
-	// The trend: a row a day, each day's responses and NPS.
-	if n := strings.Count(body, `</svg> 1</td><td>NPS 100</td>`); n != 2 {
+	// The trend: a row a day in the NPS chart's table, each day's one answer and its NPS.
+	if n := strings.Count(body, `<td>1</td><td>100</td></tr>`); n != 2 {
 		t.Errorf("the trend's rows: %d days of one promoter, want 2", n)
 	}
 	download := regexp.MustCompile(`<a href="([^"]*)">Download for a spreadsheet \(CSV\)</a>`).FindStringSubmatch(body)

@@ -118,13 +118,18 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 	rs.render(w, r, "survey.html", p)
 }
 
-// trend is the range's trend of every rating question, by the interval that suits its length.
+// trend is the range's trend of every rating question, by the interval that suits its length,
+// up to now: no bucket after it (see trendPeriod).
 func (rs *Results) trend(r *http.Request, st store.Store, sv store.Survey, cur report.Period) (trendView, error) {
 	qs, err := report.TrendQuestions(sv, nil)
 	if err != nil {
 		return trendView{}, err
 	}
-	t, err := report.Trends(r.Context(), st, sv, cur, trendInterval(cur), qs)
+	p, begun := trendPeriod(cur, rs.now())
+	if !begun {
+		return trendView{Interval: trendInterval(cur), NotYet: true}, nil
+	}
+	t, err := report.Trends(r.Context(), st, sv, p, trendInterval(cur), qs)
 	return trendOf(t, qs), err
 }
 

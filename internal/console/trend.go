@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"html/template"
 	"net/url"
 	"strings"
 	"time"
@@ -11,24 +12,32 @@ import (
 	"github.com/svc-feedback/svc/survey"
 )
 
-// A survey page's trend (its range bucket by bucket, as a table and bars) and its filter bar
-// (GET parameters of the API's filters, which the summary, the trend, the latest responses and
-// the downloads all take).
+// A survey page's trend (its range bucket by bucket, as charts with their figures as tables)
+// and its filter bar (GET parameters of the API's filters, which the summary, the trend, the
+// latest responses and the downloads all take).
 
-// trendView is the trend as the page shows it.
+// trendView is the trend as the page shows it: a chart of the responses, and one of each rating
+// question's score, each with the same figures as a table. NotYet says the range has not begun,
+// so that there is nothing to chart.
 type trendView struct {
-	Interval  string // "day", "week" or "month"
-	Questions []string
-	Rows      []trendRow
+	Interval string
+	Charts   []trendChart
+	NotYet   bool
 }
 
-// trendRow is one bucket: its label, responses (and their bar's width) and each rating
-// question's score (the NPS for an NPS question, else the average), "–" when none answered.
-type trendRow struct {
-	Label     string
-	Responses int64
-	Width     string
-	Scores    []string
+// trendChart is one chart: its heading (and the id the SVG is named by), the SVG, and its
+// figures as a table.
+type trendChart struct {
+	ID, Title string
+	SVG       template.HTML
+	Head      []string // the table's column headers, the bucket's first
+	Rows      []figureRow
+}
+
+// figureRow is a bucket's row of a chart's table: its label and figures, "–" for none.
+type figureRow struct {
+	Label string
+	Cells []string
 }
 
 // trendInterval picks a range's buckets: days up to two months, weeks up to two years, months
@@ -43,32 +52,102 @@ func trendInterval(p report.Period) string {
 	return report.IntervalMonth
 }
 
-// trendOf makes the page's view of a trend.
+// trendPeriod is the part of the range p the trend charts: up to now, never a bucket after it;
+// false when p has not begun.
+func trendPeriod(p report.Period, now time.Time) (report.Period, bool) {
+	if p.End.After(now) {
+		p.End = now
+	}
+	return p, p.End.After(p.Start)
+}
+
+// trendOf makes the page's view of a trend of the rating questions qs.
 func trendOf(t report.Trend, qs []*survey.Question) trendView {
 	v := trendView{Interval: t.Interval}
-	for _, q := range qs {
-		v.Questions = append(v.Questions, q.Title)
-	}
-	var most int64 = 1
-	for _, b := range t.Buckets {
-		most = max(most, b.Responses)
+	if len(t.Buckets) == 0 {
+		return v
 	}
 	layout := map[string]string{report.IntervalDay: "2 Jan 2006", report.IntervalWeek: "week of 2 Jan 2006", report.IntervalMonth: "January 2006"}[t.Interval]
+	x := xAxis{Interval: t.Interval}
+	var responses, finished []int64
+	var counts []*float64
+	var total, done int64
 	for _, b := range t.Buckets {
-		row := trendRow{Label: time.Time(b.Start).UTC().Format(layout), Responses: b.Responses, Width: barWidth(b.Responses, most)}
-		for _, q := range b.Questions {
-			switch {
-			case q.NPS != nil:
-				row.Scores = append(row.Scores, fmt.Sprintf("NPS %.0f", *q.NPS))
-			case q.Average != nil:
-				row.Scores = append(row.Scores, fmt.Sprintf("%.1f", *q.Average))
-			default:
-				row.Scores = append(row.Scores, "–")
-			}
+		start := time.Time(b.Start).UTC()
+		x.Starts, x.Labels = append(x.Starts, start), append(x.Labels, start.Format(layout))
+		responses, finished = append(responses, b.Responses), append(finished, b.Finished)
+		n := float64(b.Responses)
+		counts = append(counts, &n)
+		total, done = total+b.Responses, done+b.Finished
+	}
+	head := strings.ToUpper(t.Interval[:1]) + t.Interval[1:]
+	per := " per " + t.Interval
+	chart := trendChart{ID: "chart-responses", Title: "Responses" + per, Head: []string{head, "Responses", "Finished"}}
+	desc := describe("Responses by "+t.Interval, fmt.Sprintf("%d in all, %d finished", total, done), x, counts,
+		func(v float64) string { return fmt.Sprintf("%.0f", v) })
+	chart.SVG = columnChart(chart.ID, chart.Title, desc, x, responses, finished)
+	for i := range t.Buckets {
+		chart.Rows = append(chart.Rows, figureRow{Label: x.Labels[i], Cells: []string{fmt.Sprint(responses[i]), fmt.Sprint(finished[i])}})
+	}
+	v.Charts = append(v.Charts, chart)
+	for j, q := range qs {
+		m := measureOf(q)
+		c := trendChart{ID: fmt.Sprintf("chart-q%d", j+1), Title: m.Name + per + ": “" + q.Title + "”", Head: []string{head, "Answered", m.Name}}
+		if m.Average {
+			c.Head = append(c.Head, "Average")
 		}
-		v.Rows = append(v.Rows, row)
+		var values []*float64
+		for i, b := range t.Buckets {
+			var qt report.QuestionTrend
+			if j < len(b.Questions) {
+				qt = b.Questions[j]
+			}
+			val := m.value(qt)
+			values = append(values, val)
+			row := figureRow{Label: x.Labels[i], Cells: []string{fmt.Sprint(qt.Answered), orDash(val, m.Format)}}
+			if m.Average {
+				row.Cells = append(row.Cells, orDash(qt.Average, averageText))
+			}
+			c.Rows = append(c.Rows, row)
+		}
+		c.SVG = lineChart(c.ID, c.Title, describe(m.Name+" by "+t.Interval, "", x, values, m.Format), x, m.Axis, values, m.Format)
+		v.Charts = append(v.Charts, c)
 	}
 	return v
+}
+
+// measure is the score a rating question's chart follows: the NPS of an NPS question, the CSAT
+// of a 5-point one (its table gives the average too), else the average.
+type measure struct {
+	Name    string
+	Axis    yAxis
+	Format  func(float64) string
+	value   func(report.QuestionTrend) *float64
+	Average bool // the table gives the average beside it
+}
+
+func measureOf(q *survey.Question) measure {
+	props, _ := q.Properties.(survey.RatingProperties)
+	switch {
+	case props.Display != nil && *props.Display == survey.DisplayNPS:
+		return measure{Name: "NPS", Axis: yAxis{Title: "NPS (−100 to 100)", Min: -100, Max: 100, Ticks: []float64{-100, -50, 0, 50, 100}, Zero: true},
+			Format: func(v float64) string { return fmt.Sprintf("%.0f", v) }, value: func(t report.QuestionTrend) *float64 { return t.NPS }}
+	case props.Scale == 5:
+		return measure{Name: "CSAT", Axis: yAxis{Title: "CSAT (% of 4 and 5)", Min: 0, Max: 100, Ticks: []float64{0, 25, 50, 75, 100}},
+			Format: func(v float64) string { return fmt.Sprintf("%.1f%%", v) }, value: func(t report.QuestionTrend) *float64 { return t.CSAT }, Average: true}
+	}
+	return measure{Name: "Average score", Axis: scoreAxis(fmt.Sprintf("Average score (1 to %d)", props.Scale), 1, max(props.Scale, 2)),
+		Format: averageText, value: func(t report.QuestionTrend) *float64 { return t.Average }}
+}
+
+func averageText(v float64) string { return fmt.Sprintf("%.1f", v) }
+
+// orDash is a figure in words, "–" when there is none.
+func orDash(v *float64, format func(float64) string) string {
+	if v == nil {
+		return "–"
+	}
+	return format(*v)
 }
 
 // filterBar is the filter form: a choice per select question, a score range per rating, and
