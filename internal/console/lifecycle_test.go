@@ -237,15 +237,7 @@ func TestCheckWhoSeesIt(t *testing.T) {
 	token := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(page.Body.String())[1]
 	check := func(form url.Values, headers map[string]string) *httptest.ResponseRecorder {
 		t.Helper()
-		r := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
-		r.Host = "localhost:8080"
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		for k, v := range headers {
-			r.Header.Set(k, v)
-		}
-		rec := httptest.NewRecorder()
-		c.ServeHTTP(rec, r)
-		return rec
+		return send(c, "POST", path, form, headers)
 	}
 	same := map[string]string{"Sec-Fetch-Site": "same-origin"}
 	for _, tt := range []struct {

@@ -2,7 +2,11 @@ package console_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,4 +82,20 @@ func (e *env) view(surveyID, respondent string) {
 	if err := e.store.RecordEvent(e.t.Context(), store.Event{SurveyID: surveyID, Respondent: respondent, Type: store.EventView, At: e.clock.Now()}); err != nil {
 		e.t.Fatal(err)
 	}
+}
+
+// send serves one request to h as a browser on the console's host sends it: a form, when
+// given, as the body of a POST, and headers such as Sec-Fetch-Site.
+func send(h http.Handler, method, path string, form url.Values, headers map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
+	r.Host = "localhost:8080"
+	if method == "POST" {
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range headers {
+		r.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	return rec
 }

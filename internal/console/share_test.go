@@ -39,17 +39,7 @@ func newShareClient(t *testing.T, e *env, cfg console.Config) *shareClient {
 
 func (c *shareClient) do(method, path string, form url.Values, headers map[string]string) *httptest.ResponseRecorder {
 	c.t.Helper()
-	r := httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
-	r.Host = "localhost:8080"
-	if method == "POST" {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for k, v := range headers {
-		r.Header.Set(k, v)
-	}
-	rec := httptest.NewRecorder()
-	c.h.ServeHTTP(rec, r)
-	return rec
+	return send(c.h, method, path, form, headers)
 }
 
 func (c *shareClient) get(path string) *httptest.ResponseRecorder { return c.do("GET", path, nil, nil) }

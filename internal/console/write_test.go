@@ -20,17 +20,7 @@ func TestConsoleChanges(t *testing.T) {
 	c := console.NewConsole(e.store, "a", console.Config{Now: e.clock.Now}, []byte("a key of the test's own, 32 bytes"))
 	do := func(method, path string, form url.Values, headers map[string]string) *httptest.ResponseRecorder {
 		t.Helper()
-		r := httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
-		r.Host = "localhost:8080"
-		if method == "POST" {
-			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-		for k, v := range headers {
-			r.Header.Set(k, v)
-		}
-		rec := httptest.NewRecorder()
-		c.ServeHTTP(rec, r)
-		return rec
+		return send(c, method, path, form, headers)
 	}
 	list := do("GET", "/", nil, nil).Body.String()
 	m := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(list)
