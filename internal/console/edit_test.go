@@ -89,12 +89,7 @@ func (ed *editor) setOptions(p string, values ...string) {
 func (ed *editor) press(action string) *httptest.ResponseRecorder {
 	ed.t.Helper()
 	ed.form.Set("action", action)
-	r := httptest.NewRequest("POST", ed.path, strings.NewReader(ed.form.Encode()))
-	r.Host = "localhost:8080"
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	r.Header.Set("Sec-Fetch-Site", "same-origin")
-	rec := httptest.NewRecorder()
-	ed.c.ServeHTTP(rec, r)
+	rec := send(ed.c, "POST", ed.path, ed.form, map[string]string{"Sec-Fetch-Site": "same-origin"})
 	if rec.Code == http.StatusSeeOther {
 		ed.load()
 		return rec

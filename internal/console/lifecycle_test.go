@@ -33,12 +33,7 @@ func lcGet(t *testing.T, c http.Handler, path string) *httptest.ResponseRecorder
 func lcPressOnly(ed *editor, action string) *httptest.ResponseRecorder {
 	ed.t.Helper()
 	ed.form.Set("action", action)
-	r := httptest.NewRequest("POST", ed.path, strings.NewReader(ed.form.Encode()))
-	r.Host = "localhost:8080"
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	r.Header.Set("Sec-Fetch-Site", "same-origin")
-	rec := httptest.NewRecorder()
-	ed.c.ServeHTTP(rec, r)
+	rec := send(ed.c, "POST", ed.path, ed.form, map[string]string{"Sec-Fetch-Site": "same-origin"})
 	return rec
 }
 
