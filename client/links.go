@@ -2,13 +2,9 @@ package client
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/svc-feedback/svc/internal/linkauth"
 )
 
 // SignLink returns the link to a survey's link page for one person (docs/languages-and-links.md):
@@ -18,11 +14,7 @@ import (
 // continues one response. Append "&a.{questionId}=value" to answer the first question with the
 // click (a score in an e-mail, say); that part is not signed.
 func SignLink(secret, baseURL, surveyID, respondent string, expires time.Time) string {
-	exp := strconv.FormatInt(expires.Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(surveyID + "\n" + respondent + "\n" + exp))
-	q := url.Values{"r": {respondent}, "exp": {exp}, "sig": {hex.EncodeToString(mac.Sum(nil))}}
-	return strings.TrimRight(baseURL, "/") + "/s/" + url.PathEscape(surveyID) + "?" + q.Encode()
+	return linkauth.Link(secret, baseURL, surveyID, respondent, expires.Unix())
 }
 
 // RotateLinkSecret makes the team a new secret for signing links and returns it: it is shown

@@ -169,7 +169,7 @@ func (rs *Results) shareLinks(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Made = make([]personalLink, len(list))
 	for i, who := range list {
-		v.Made[i] = personalLink{who, signedLink(secret, v.Base, sv.ID, who, exp)}
+		v.Made[i] = personalLink{who, linkauth.Link(secret, v.Base, sv.ID, who, exp)}
 	}
 	v.MadeList, v.SecretMade = strings.Join(list, "\n"), made
 	v.Until = time.Unix(exp, 0).UTC().AddDate(0, 0, -1).Format("2 Jan 2006")
@@ -202,7 +202,7 @@ func (rs *Results) shareCSV(w http.ResponseWriter, r *http.Request) {
 	row := []string{"respondent", "link"}
 	for i := -1; i < len(list); i++ {
 		if i >= 0 {
-			row = append(row[:0], list[i], signedLink(secret, base, sv.ID, list[i], exp))
+			row = append(row[:0], list[i], linkauth.Link(secret, base, sv.ID, list[i], exp))
 		}
 		if err := cw.Write(report.SafeCells(row)); err != nil {
 			rs.log.WarnContext(r.Context(), "console: links CSV cut short", "survey", sv.ID, "err", err)
@@ -325,13 +325,6 @@ func (rs *Results) linkSecret(ctx context.Context) (secret string, made bool, er
 	}
 	rs.log.InfoContext(ctx, "console: made the team's link secret on first use", "team", rs.teamID) // never the secret
 	return ls.Secret, true, nil
-}
-
-// signedLink is one person's link to the survey's page, as client.SignLink writes it: signed by
-// linkauth.Sign, which the link pages check it with.
-func signedLink(secret, base, surveyID, respondent string, exp int64) string {
-	q := url.Values{"r": {respondent}, "exp": {strconv.FormatInt(exp, 10)}, "sig": {linkauth.Sign(secret, surveyID, respondent, exp)}}
-	return base + "/s/" + url.PathEscape(surveyID) + "?" + q.Encode()
 }
 
 // widgetSnippet is what an app pastes in its layout to ask people in its pages, as README.md's

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,14 @@ func Sign(secret, surveyID, respondent string, exp int64) string {
 	mac := hmac.New(sha256.New, []byte(secret))
 	mac.Write([]byte(surveyID + "\n" + respondent + "\n" + strconv.FormatInt(exp, 10)))
 	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// Link is one person's link to a survey's page under base (where svc's handler is served):
+// base/s/{surveyId}?r={respondent}&exp={exp}&sig={Sign's}. The client and the console both
+// write links with it, so that the two cannot drift from what Check verifies.
+func Link(secret, base, surveyID, respondent string, exp int64) string {
+	q := url.Values{"r": {respondent}, "exp": {strconv.FormatInt(exp, 10)}, "sig": {Sign(secret, surveyID, respondent, exp)}}
+	return strings.TrimRight(base, "/") + "/s/" + url.PathEscape(surveyID) + "?" + q.Encode()
 }
 
 // Check verifies a link's exp and sig, as given in its query, against each of secrets: nil, or
