@@ -38,10 +38,7 @@ func (in SurveyInput) MarshalJSON() ([]byte, error) {
 
 // leaveOutDefinitionZeros drops the definition's own members at their zero values.
 func leaveOutDefinitionZeros(m map[string]json.RawMessage) {
-	var zero struct {
-		Confirmation survey.Confirmation `json:"confirmation"`
-	}
-	empty, _ := json.Marshal(zero.Confirmation)
+	empty, _ := json.Marshal(survey.Confirmation{})
 	dropIf(m, "confirmation", string(empty))
 	dropIf(m, "description", "null")
 	dropIf(m, "isBackNavigationAllowed", "false")

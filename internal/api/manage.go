@@ -44,7 +44,7 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 		return nil, err
 	}
 	if err := survey.CheckMembers(body); err != nil {
-		return nil, badRequest(strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "))
+		return nil, definitionProblem(err)
 	}
 	jr := newJSONReader(body)
 	members := make(map[string]json.RawMessage)
@@ -75,11 +75,17 @@ func readSurveyMembers(w http.ResponseWriter, r *http.Request) (map[string]json.
 	return members, nil
 }
 
+// definitionProblem is the 400 of a definition the survey package refused: its message, without
+// the sentinel's words, which say nothing a caller can act on.
+func definitionProblem(err error) *Error {
+	return badRequest(strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "))
+}
+
 // decodeSurvey turns members into a survey of the team, checked as fixture import checks it,
 // with the defaults of survey.FillDefaults for what it leaves out.
 func decodeSurvey(members map[string]json.RawMessage) (surveyInput, error) {
 	if err := survey.CheckSurvey(members, "id", "status", "webhookUrl", "webhookSecret", "webhookWaitSeconds"); err != nil {
-		return surveyInput{}, badRequest(strings.TrimPrefix(err.Error(), survey.ErrInvalidDefinition.Error()+": "))
+		return surveyInput{}, definitionProblem(err)
 	}
 	if err := survey.FillDefaults(members); err != nil {
 		return surveyInput{}, err
