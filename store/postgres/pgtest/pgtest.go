@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	neturl "net/url"
 
@@ -71,23 +72,37 @@ func Schema(t testing.TB, url string) string {
 }
 
 // scratch makes an object of kind (SCHEMA, DATABASE) with a name of its own on the server at
-// url, and drops it with dropOptions when t ends.
+// url, and drops it with dropOptions when t ends. The drop connects afresh: a test may have
+// stopped or restarted the server's connections meanwhile, and one held open for the whole test
+// would be a connection the test did not ask for.
 func scratch(t testing.TB, url, kind, dropOptions string) string {
 	t.Helper()
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
 	name := fmt.Sprintf("svc_test_%d_%d", os.Getpid(), schemas.Add(1))
-	if _, err := admin.Exec(ctx, `CREATE `+kind+` `+name); err != nil {
+	if err := adminExec(url, `CREATE `+kind+` `+name); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, _ = admin.Exec(context.Background(), `DROP `+kind+` `+name+dropOptions)
-		_ = admin.Close(context.Background())
+		if err := adminExec(url, `DROP `+kind+` `+name+dropOptions); err != nil {
+			// Left behind rather than failing a test that passed: the name says whose it was.
+			t.Logf("pgtest: %v", err)
+		}
 	})
 	return name
+}
+
+// adminExec runs one statement on a connection of its own to the server at url.
+func adminExec(url, sql string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return fmt.Errorf("connect to run %q: %w", sql, err)
+	}
+	defer func() { _ = conn.Close(context.Background()) }()
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		return fmt.Errorf("%s: %w", sql, err)
+	}
+	return nil
 }
 
 // Direct returns the URL of the same database as url, not through the pooler of PoolerEnv;
