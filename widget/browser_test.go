@@ -47,7 +47,9 @@ func TestBrowser(t *testing.T) {
 	// Pages on another origin, which load the widget and call the API across origins.
 	other := httptest.NewServer(http.StripPrefix("/test", http.FileServer(http.Dir("test/pages"))))
 	t.Cleanup(other.Close)
-	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	// The files run one after another (each drives one Chromium): together about ten minutes on
+	// two cores, so the bound is generous; go test's own -timeout must be above it.
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Minute)
 	defer cancel()
 	args := []string{"--test", "--test-reporter=spec", "--test-concurrency=1"}
 	if run := os.Getenv("SVC_BROWSER_RUN"); run != "" {

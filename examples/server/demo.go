@@ -5,9 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -18,29 +16,6 @@ import (
 
 // demoPageKeyPrefix marks the publishable key the demo page embeds.
 const demoPageKeyPrefix = "key_demopage_"
-
-// demoPage returns the page served at / when the server runs on its demo data: the widget
-// showing the demo survey, embedded as the README shows.
-func demoPage(ctx context.Context, s store.Store) (http.Handler, error) {
-	sv, err := demoSurvey(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	key, err := demoPageKey(ctx, s, sv, time.Now().UTC())
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	if err := demoTemplate.Execute(&b, struct{ SurveyID, Key string }{sv.ID, key}); err != nil {
-		return nil, err
-	}
-	page := []byte(b.String())
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		w.Write(page)
-	}), nil
-}
 
 // demoPageKey returns the publishable key the demo page embeds, adding it when it is not
 // stored yet. Keys are stored hashed, so a start cannot read the key an earlier start made;
@@ -135,58 +110,6 @@ func demoSurvey(ctx context.Context, s store.Store) (store.Survey, error) {
 	return *oldest, nil
 }
 
-// demoTemplate is the demo page. html/template escapes the id and key for the script they are in.
-var demoTemplate = template.Must(template.New("demo").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>svc demo</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; padding: 24px; max-width: 720px; color: #1b1f24; }
-  code, pre { background: #f2f3f5; border-radius: 4px; padding: 1px 4px; }
-  pre { padding: 12px; overflow: auto; }
-  button { font: inherit; padding: 6px 12px; }
-</style>
-<script src="/v1/svc/widget.js" defer></script>
-<script>
-  // A new visitor id per browser, kept so the widget can skip someone who answered already.
-  function visitor() {
-    let id = localStorage.getItem("svc-demo-visitor");
-    if (!id) localStorage.setItem("svc-demo-visitor", (id = "visitor-" + crypto.getRandomValues(new Uint32Array(1))[0]));
-    return id;
-  }
-  async function showSurvey() {
-    const out = document.querySelector("#outcome");
-    out.textContent = "showing…";
-    const result = await Svc.show({
-      surveyId: {{.SurveyID}},
-      publishableKey: {{.Key}},
-      respondent: visitor(),
-      metadata: { page: location.pathname },
-    });
-    out.textContent = JSON.stringify(result);
-  }
-  addEventListener("DOMContentLoaded", () => {
-    showSurvey().catch((e) => (document.querySelector("#outcome").textContent = "error: " + e.message));
-    document.querySelector("#again").addEventListener("click", () => {
-      localStorage.removeItem("svc-demo-visitor");
-      showSurvey();
-    });
-  });
-</script>
-</head>
-<body>
-<h1>svc demo</h1>
-<p>This page embeds svc's widget for the demo survey: answer it in the corner. Each answer is
-saved as you go; see them with the secret key printed at first start:</p>
-<pre>curl -s -H "Authorization: Bearer $SVC_SK" "$SVC_URL/v1/protected/surveys/{{.SurveyID}}/responses"</pre>
-<p>Svc.show resolved with: <output id="outcome"></output></p>
-<p><button id="again" type="button">Show it again as a new visitor</button></p>
-</body>
-</html>
-`))
-
 // demoTeam is the id of the team the server creates on first start.
 const demoTeam = "demo"
 
@@ -212,6 +135,8 @@ func ensureDemo(ctx context.Context, s store.Store, baseURL string, out io.Write
 	if err != nil {
 		return err
 	}
+	// No display rules: next-survey never picks a survey without them, so the demo page's
+	// Svc.init does not pop it up unasked; the page opens it from a button instead.
 	sv := store.Survey{ID: store.NewSurveyID(), TeamID: demoTeam, Status: store.StatusActive,
 		Definition: survey.Sample(), CreatedAt: now, UpdatedAt: now}
 	if err := s.CreateSurvey(ctx, sv); err != nil {

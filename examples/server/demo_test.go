@@ -1,19 +1,24 @@
 package main
 
 import (
+	"context"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/svc-feedback/svc"
 	"github.com/svc-feedback/svc/client"
+	"github.com/svc-feedback/svc/store/sqlite"
 	"github.com/svc-feedback/svc/survey"
 )
 
-// TestDemoPage: the page at / embeds the widget for the demo survey (not the newest) with a
+// TestDemoPage: the page at / embeds the widget and names the demo survey (not the newest) with a
 // publishable key that works and stays the same across restarts and servers sharing the
 // database, unless an operator revokes it; with a fixture there is no demo page.
 func TestDemoPage(t *testing.T) {
@@ -35,7 +40,7 @@ func TestDemoPage(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b), resp.Header
 	}
-	page := regexp.MustCompile(`surveyId: "([a-z0-9]+)",\s+publishableKey: "(svc_pk_[A-Za-z0-9]+)"`)
+	page := regexp.MustCompile(`data-survey-id="([a-z0-9]+)" data-publishable-key="(svc_pk_[A-Za-z0-9]+)"`)
 	visit := func(p *proc) (surveyID, key string) {
 		code, body, h := get(p.url+"/", "")
 		if code != 200 || h.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(body, `<script src="/v1/svc/widget.js" defer></script>`) {
@@ -150,5 +155,90 @@ func TestResultsFlag(t *testing.T) {
 		func(string) string { return "" }, &out, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Errorf("-results on every interface: %v", err)
+	}
+}
+
+// TestDemoPageServes: the demo page, its other pages, script and style as a browser gets them
+// through the server's routes: under a strict policy with nothing inline for it to refuse, the
+// page ?page= names or a 404 page, the console linked when it is served, and svc's own JSON 404
+// for any other path.
+func TestDemoPageServes(t *testing.T) {
+	serveDemo := demoRoutes(t)
+	get := func(root http.Handler, target string) (int, http.Header, string) {
+		w := httptest.NewRecorder()
+		root.ServeHTTP(w, httptest.NewRequest("GET", "http://127.0.0.1:8080"+target, nil))
+		return w.Code, w.Result().Header, w.Body.String()
+	}
+	root := serveDemo(config{})
+	inline := regexp.MustCompile(`<script>|<script [^>]*>[^<]|<style|style=|\son[a-z]+=`)
+	for _, tc := range []struct{ target, h1, current string }{
+		{"/", "Home", `<a href="/" aria-current="page">Home</a>`},
+		{"/?page=pricing", "Pricing", `<a href="/?page=pricing" aria-current="page">Pricing</a>`},
+		{"/?page=account&utm_source=mail", "Account", `<a href="/?page=account" aria-current="page">Account</a>`},
+	} {
+		code, hdr, body := get(root, tc.target)
+		if code != 200 || hdr.Get("Content-Security-Policy") != demoCSP || !strings.Contains(body, "<h1>"+tc.h1+"</h1>") ||
+			!strings.Contains(body, tc.current) || strings.Count(body, "aria-current") != 1 ||
+			!strings.Contains(body, `<script src="/demo/page.js" defer></script>`) || !strings.Contains(body, `<button type="button" id="show">Show the demo survey</button>`) {
+			t.Errorf("GET %s = %d, CSP %q:\n%s", tc.target, code, hdr.Get("Content-Security-Policy"), body)
+		}
+		if m := inline.FindString(body); m != "" {
+			t.Errorf("GET %s: %q, which the page's policy refuses", tc.target, m)
+		}
+		if strings.Contains(body, `href="/console/"`) {
+			t.Errorf("GET %s links to a console that is not served", tc.target)
+		}
+	}
+	for _, target := range []string{"/?page=settings", "/?page=%zz", "/?page="} {
+		code, _, body := get(root, target)
+		if target == "/?page=" {
+			if code != 200 || !strings.Contains(body, "<h1>Home</h1>") {
+				t.Errorf("GET %s = %d, want the home page", target, code)
+			}
+			continue
+		}
+		if code != 404 || !strings.Contains(body, "<h1>No such page</h1>") || strings.Contains(body, "widget.js") || !strings.Contains(body, `href="/?page=pricing"`) {
+			t.Errorf("GET %s = %d, want the demo's 404 page linking to its pages:\n%s", target, code, body)
+		}
+	}
+	for path, ctype := range map[string]string{"/demo/page.js": "text/javascript; charset=utf-8", "/demo/page.css": "text/css; charset=utf-8"} {
+		code, hdr, body := get(root, path)
+		if code != 200 || hdr.Get("Content-Type") != ctype || hdr.Get("X-Content-Type-Options") != "nosniff" || len(body) < 100 {
+			t.Errorf("GET %s = %d %s %q", path, code, hdr.Get("Content-Type"), hdr.Get("X-Content-Type-Options"))
+		}
+	}
+	if code, _, body := get(root, "/demo/page.html"); code != 404 || !strings.Contains(body, `"error"`) {
+		t.Errorf("GET /demo/page.html = %d %s, want svc's JSON 404", code, body)
+	}
+
+	// With the demo team's console served, the page links to it.
+	if _, _, body := get(serveDemo(config{consoleTeam: demoTeam}), "/"); !strings.Contains(body, `<a href="/console/">console</a>`) {
+		t.Errorf("the page does not link to the console it is served with:\n%s", body)
+	}
+}
+
+// demoRoutes makes the demo data in a new database, and returns what makes the server's routes
+// over it for a configuration, served on loopback.
+func demoRoutes(t *testing.T) func(config) http.Handler {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "svc.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := ensureDemo(t.Context(), st, "http://127.0.0.1:8080", io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	h, err := svc.NewHandler(st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background()) })
+	return func(cfg config) http.Handler {
+		root, err := routes(t.Context(), st, h, cfg, nil, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return root
 	}
 }

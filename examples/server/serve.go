@@ -215,7 +215,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stdout, "results of team %s at %s/results/\n", cfg.resultsTeam, baseURL)
 	}
 	if cfg.seed == "" {
-		fmt.Fprintf(stdout, "open %s/ to see the widget show the demo survey\n", baseURL)
+		fmt.Fprintf(stdout, "open %s/ to see the widget on the demo page\n", baseURL)
 	}
 	if err := serve(ctx, ln, root, cfg.shutdownTimeout, log, stdout); err != nil {
 		return err
@@ -259,7 +259,7 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *
 		console = http.StripPrefix("/console", c)
 	}
 	if cfg.seed == "" {
-		p, err := demoPage(ctx, st)
+		p, err := demoPage(ctx, st, cfg.consoleTeam == demoTeam)
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +278,7 @@ func routes(ctx context.Context, st store.Store, h http.Handler, cfg config, m *
 			results.ServeHTTP(w, r)
 		case console != nil && strings.HasPrefix(path, "/console/"):
 			console.ServeHTTP(w, r)
-		case page != nil && get && path == "/":
+		case page != nil && get && isDemoPath(path):
 			page.ServeHTTP(w, r)
 		default:
 			h.ServeHTTP(w, r) // svc answers everything else, its own 404s and 405s included
