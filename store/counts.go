@@ -57,8 +57,8 @@ type Count struct {
 }
 
 // ResponseCounts lists what a response with answers a, finished or not, adds to its survey's counts:
-// each rating's score; each answered question; each question reached; each choice; and the
-// response itself in the funnel. def must be normalized (questions in position order).
+// each rating's score; each answered question; each question reached; each choice; the answers
+// of the types morecounts.go counts; and the response itself in the funnel. def must be normalized (questions in position order).
 //
 // The questions a response reached are those on its route through the survey (routing as the
 // widget follows it, from the answers given) up to and including the question after the last
@@ -87,10 +87,14 @@ func ResponseCounts(def *survey.Definition, a survey.Answers, finished bool) []C
 				out = append(out, Count{OptionKey(q.ID), optionOf(q, string(v))})
 			}
 		case survey.Choices:
+			if q.Type() == survey.TypeRanking {
+				break // counted by rank below
+			}
 			for _, c := range v {
 				out = append(out, Count{OptionKey(q.ID), optionOf(q, c)})
 			}
 		}
+		out = append(out, moreCounts(q, ans)...)
 	}
 	for _, pos := range reached(def, a, finished) {
 		out = append(out, Count{ReachedKey, pos})

@@ -5,22 +5,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/svc-feedback/svc/internal/jsonappend"
 )
 
-// Answer is one question's answer: Text, Number, Choices or BugReportAnswer.
+// Answer is one question's answer: Text, Number, Choices, BugReportAnswer, Bool or Fields.
 type Answer interface {
 	isAnswer()
 }
 
-// Text is a string answer (single-select, open-ended).
+// Text is a string answer (single-select, open-ended, date, cta).
 type Text string
 
 // Number is a numeric answer (rating).
 type Number float64
 
-// Choices is a list of strings (multi-select).
+// Choices is a list of strings (multi-select, ranking).
 type Choices []string
 
 // BugReportAnswer is the answer to a bug-report question.
@@ -97,6 +98,10 @@ func (a Answers) AppendJSON(b []byte) ([]byte, error) {
 			b = v.appendJSON(b)
 		case BugReportAnswer:
 			b = v.appendJSON(b)
+		case Fields:
+			b = v.appendJSON(b)
+		case Bool:
+			b = strconv.AppendBool(b, bool(v))
 		default: // pointers to answers, and nil
 			var q []byte
 			if q, err = json.Marshal(v); err == nil {
@@ -210,9 +215,11 @@ func DecodeAnswersOrUnknown(b []byte) (Answers, error) {
 }
 
 // AnswerFromValue types one answer that encoding/json decoded into an any: a string is Text,
-// a number is Number, an array of strings is Choices and an object is a BugReportAnswer (with
-// title and metadata strings, optional description, screenshotDataUrl and recordingEventsJson
-// strings or nulls, and no other members). Anything else is an error.
+// a number is Number, a boolean is Bool, an array of strings is Choices, an object with a bug
+// report's members is a BugReportAnswer (title and metadata strings, optional description,
+// screenshotDataUrl and recordingEventsJson strings or nulls, and no other members), and any
+// other object of strings is Fields (a matrix's or a contact question's answer; AsFields reads
+// either object as names and texts). Anything else is an error.
 func AnswerFromValue(v any) (Answer, error) {
 	switch v := v.(type) {
 	case string:
@@ -233,9 +240,11 @@ func AnswerFromValue(v any) (Answer, error) {
 		}
 		return list, nil
 	case map[string]any:
-		return bugReportFromValue(v)
+		return objectAnswer(v)
+	case bool:
+		return Bool(v), nil
 	}
-	return nil, errors.New("an answer must be a string, a number, a list of strings or a bug report object")
+	return nil, errors.New("an answer must be a string, a number, true, a list of strings, an object of strings or a bug report object")
 }
 
 func bugReportFromValue(m map[string]any) (Answer, error) {

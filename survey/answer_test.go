@@ -60,9 +60,9 @@ func TestAnswersDecodeNullOptionalBugReportMembers(t *testing.T) {
 
 func TestAnswersDecodeErrors(t *testing.T) {
 	for _, in := range []string{
-		`{"a":null}`, `{"a":true}`, `{"a":[1,2]}`, `{"a":1e999}`, `{"a":{"title":"t"}}`,
+		`{"a":null}`, `{"a":[1,2]}`, `{"a":1e999}`, `{"a":{"title":"t","n":1}}`, `{"a":{"x":null}}`,
 		`{"a":{"title":"t","metadata":"m","extra":1}}`, `{"a":{"title":1,"metadata":"m"}}`, `null`, `[]`,
-		`{"a":["x",null]}`, `{"a":{"Title":"t","metadata":"m"}}`, `{"a":{"title":"t","metadata":"m","description":5}}`,
+		`{"a":["x",null]}`, `{"a":{"Title":"t","metadata":true}}`, `{"a":{"title":"t","metadata":"m","description":5}}`,
 		`{"a":{"title":null,"metadata":"m"}}`, `{"a":"x"} trailing`,
 	} {
 		var a survey.Answers

@@ -22,10 +22,19 @@ var operatorsOf = map[string][]string{
 	TypeBugReport: {OpContains, OpNotContains, OpEqual, OpNotEqual},
 	// A statement takes no answer, so no case of its routing can hold.
 	TypeStatement: nil,
+	// A ranking's case asks whether an option was ranked at all.
+	TypeRanking: {OpContains, OpNotContains},
+	// Dates written YYYY-MM-DD compare as text in date order.
+	TypeDate: {OpEqual, OpNotEqual, OpGreater, OpGreaterOrEqual, OpLess, OpLessOrEqual},
+	TypeCTA:  {OpEqual, OpNotEqual},
+	// A matrix's and a contact question's answers are several texts, and a consent's is always
+	// true, so none of them is compared by a case: their routing is "always".
+	TypeMatrix: nil, TypeContact: nil, TypeConsent: nil,
 }
 
 // Operators returns the operators a routing case of a question of questionType can hold for,
-// in a stable order; none for a statement or a type svc does not know.
+// in a stable order; none for a type whose answer no case compares (statement, matrix, consent,
+// contact) or a type svc does not know.
 func Operators(questionType string) []string { return slices.Clone(operatorsOf[questionType]) }
 
 // validateCase checks one case of q's routing, at: an operator q's type can hold for, and a
@@ -34,6 +43,9 @@ func validateCase(at string, q *Question, c Case) error {
 	ops, ok := operatorsOf[q.Type()]
 	if !ok {
 		return nil // the properties' own error is reported first
+	}
+	if len(ops) == 0 && q.Type() != TypeStatement {
+		return invalid("%s: the answer to %s question is not compared by routing, so no case can hold: its routing is %q, or a switch without cases", at, withArticle(q.Type()), RoutingAlways)
 	}
 	if len(ops) == 0 {
 		return invalid("%s: %s takes no answer, so no case can hold: its routing is %q, or a switch without cases", at, withArticle(q.Type()), RoutingAlways)
@@ -48,6 +60,22 @@ func validateCase(at string, q *Question, c Case) error {
 		return validateChoiceCase(at, p.Options, c.Value)
 	case MultiSelectProperties:
 		return validateChoiceCase(at, p.Options, c.Value)
+	case RankingProperties:
+		options := make([]Option, len(p.Options))
+		for i, o := range p.Options {
+			options[i] = Option{Value: o.Value}
+		}
+		return validateChoiceCase(at, options, c.Value)
+	case DateProperties:
+		if _, ok := ParseDate(c.Value.Text); c.Value.IsNumber || !ok {
+			return invalid("%s.value %s can never match: a date question's answer is a date written YYYY-MM-DD", at, c.Value.quoted())
+		}
+		return nil
+	case CTAProperties:
+		if c.Value.IsNumber || c.Value.Text != CTAClicked && c.Value.Text != CTADismissed {
+			return invalid("%s.value %s can never match: a call to action's answer is %q or %q", at, c.Value.quoted(), CTAClicked, CTADismissed)
+		}
+		return nil
 	}
 	if c.Value.IsNumber {
 		return invalid("%s.value must be text for %s question, not the number %s", at, withArticle(q.Type()), c.Value.text())

@@ -16,5 +16,5 @@
 //		fmt.Println("free text up to", p.Max)
 //	}
 //
-// Answers work the same way (Text, Number, Choices, BugReportAnswer).
+// Answers work the same way (Text, Number, Choices, BugReportAnswer, Bool, Fields).
 package survey

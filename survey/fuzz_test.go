@@ -48,6 +48,7 @@ func FuzzDefinition(f *testing.F) {
 func FuzzAnswers(f *testing.F) {
 	f.Add([]byte(`{"nps":9,"missing":["Speed"],"favourite":"Alerts","comments":"ok","bug":{"title":"t","metadata":"m","screenshotDataUrl":"data:image/png;base64,AA==","recordingEventsJson":"[]"}}`))
 	f.Add([]byte(`{"stars":1e308,"missing":[],"bug":{"title":"","metadata":"","x":1}}`))
+	f.Add([]byte(`{"nps":true,"missing":{"Speed":"x"},"bug":{"title":"t","metadata":"m","row":"x"},"comments":false}`))
 	d := survey.Sample()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var a survey.Answers
@@ -81,6 +82,7 @@ func FuzzParseDefinition(f *testing.F) {
 	f.Add([]byte(`{"title":"t","display":{"url":[{"match":"prefix","value":"/docs"}]},"questions":[{"id":"a","requird":true,"properties":{"type":"rating","scale":5}}]}`))
 	f.Add([]byte(`{"title":"t","questions":[{"id":"a","properties":{"type":"single-select","options":[{"value":"Email"}]},"routingLogic":{"type":"switch","cases":[{"type":"binary-operator","operator":"equal","value":{"type":"value","value":"email"},"target":{"type":"end"}}],"default":{"type":"next"}}}]}`))
 	f.Add([]byte(`{"title":"t","languages":{"default":"en","translations":{"de":{"questions":{"a":{"options":{"x":"y"}}}}}},"link":{"anonymous":true}}`))
+	f.Add([]byte(moreJSON)) // the new question types
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := survey.ParseDefinition(b)
 		if err != nil {

@@ -23,8 +23,8 @@ type Translation struct {
 	BackButtonLabel *string                        `json:"backButtonLabel,omitempty"`
 }
 
-// QuestionTranslation is a question's texts in one language. Options maps an option's value to
-// the label shown for it.
+// QuestionTranslation is a question's texts in one language. Options maps an option's value (a
+// select's or a ranking's) to the label shown for it.
 type QuestionTranslation struct {
 	Title              *string           `json:"title,omitempty"`
 	Description        *string           `json:"description,omitempty"`
@@ -35,6 +35,13 @@ type QuestionTranslation struct {
 	EditableLabel      *string           `json:"editableLabel,omitempty"`
 	DetailsLabel       *string           `json:"detailsLabel,omitempty"`
 	DetailsPlaceholder *string           `json:"detailsPlaceholder,omitempty"`
+	// Rows and Columns map a matrix's row and column values to the labels shown for them.
+	Rows    map[string]string `json:"rows,omitempty"`
+	Columns map[string]string `json:"columns,omitempty"`
+	// Label is a consent question's label: what the person agrees to.
+	Label *string `json:"label,omitempty"`
+	// DismissLabel is a call to action's dismiss button.
+	DismissLabel *string `json:"dismissLabel,omitempty"`
 }
 
 // ConfirmationTranslation is the confirmation's texts in one language.
@@ -136,12 +143,16 @@ func validateQuestionTranslation(at string, q *Question, qt *QuestionTranslation
 		placeholder = true
 	case BugReportProperties:
 		placeholder, details = true, true
+	case RankingProperties:
+		for _, c := range p.Options {
+			options = append(options, Option{Value: c.Value})
+		}
 	}
 	switch {
 	case qt.Labels != nil && q.Type() != TypeRating:
 		return invalid("%s.labels: only a rating question has labels; %q is a %s question", at, q.ID, q.Type())
 	case qt.Options != nil && options == nil:
-		return invalid("%s.options: only a select question has options; %q is a %s question", at, q.ID, q.Type())
+		return invalid("%s.options: only a select or ranking question has options; %q is a %s question", at, q.ID, q.Type())
 	case qt.Placeholder != nil && !placeholder:
 		return invalid("%s.placeholder: only an open-ended or bug-report question has a placeholder", at)
 	case qt.EditableLabel != nil && editable == nil:
@@ -154,7 +165,7 @@ func validateQuestionTranslation(at string, q *Question, qt *QuestionTranslation
 			return invalid("%s.options: question %q has no option %q (translations are keyed by the option's value)", at, q.ID, value)
 		}
 	}
-	return nil
+	return validateMoreTranslation(at, q, qt)
 }
 
 // Localize returns the definition's texts in lang, falling back to the default language's for
@@ -196,6 +207,9 @@ func localizeQuestion(q *Question, qt *QuestionTranslation) {
 	set(&q.Title, qt.Title)
 	if qt.Description != nil {
 		q.Description = qt.Description
+	}
+	if localizeMore(q, qt) {
+		return
 	}
 	switch p := q.Properties.(type) {
 	case RatingProperties:

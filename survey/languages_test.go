@@ -110,7 +110,7 @@ func TestValidateLanguagesRefuses(t *testing.T) {
 		{`{"default":"en","translations":{"en":{}}}`, "en is the default language"},
 		{`{"default":"en","translations":{"de":{"questions":{"nope":{}}}}}`, `the survey has no question "nope"`},
 		{`{"default":"en","translations":{"de":{"questions":{"favourite":{"options":{"Berichte":"Berichte"}}}}}}`, `question "favourite" has no option "Berichte"`},
-		{`{"default":"en","translations":{"de":{"questions":{"comments":{"options":{"a":"b"}}}}}}`, "only a select question has options"},
+		{`{"default":"en","translations":{"de":{"questions":{"comments":{"options":{"a":"b"}}}}}}`, "only a select or ranking question has options"},
 		{`{"default":"en","translations":{"de":{"questions":{"favourite":{"labels":{"lower":"x"}}}}}}`, "only a rating question has labels"},
 		{`{"default":"en","translations":{"de":{"questions":{"nps":{"placeholder":"x"}}}}}`, "only an open-ended or bug-report question has a placeholder"},
 		{`{"default":"en","translations":{"de":{"questions":{"missing":{"editableLabel":"x"}}}}}`, "takes no text of the person's own"},

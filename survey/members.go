@@ -20,6 +20,7 @@ var memberNames = []string{
 	"id", "position", "required", "properties", "routingLogic", "type", "buttonLabel", "shouldAutoProgress", "scale",
 	"labels", "lower", "upper", "display", "options", "value", "editable", "label", "max", "placeholder", "buttonUrl",
 	"enableScreenshot", "enableRecording", "detailsLabel", "detailsPlaceholder", "redactClasses",
+	"rows", "columns", "min", "url", "dismissLabel", "fields",
 	// Routing.
 	"target", "cases", "default", "operator",
 	// Display rules.
@@ -56,7 +57,8 @@ const maxDepth = 32
 // dataMaps are the objects of a definition whose member names are data, not svc's names (a
 // translation's language tags, question ids and option values), as shape paths: each data name
 // on the way written "*".
-var dataMaps = []string{"languages.translations", "languages.translations.*.questions", "languages.translations.*.questions.*.options"}
+var dataMaps = []string{"languages.translations", "languages.translations.*.questions", "languages.translations.*.questions.*.options",
+	"languages.translations.*.questions.*.rows", "languages.translations.*.questions.*.columns"}
 
 // checkValue reads one value from dec, checking the objects in it; path names where it is,
 // shape the same with data names as "*", depth how deep.

@@ -12,9 +12,10 @@ var sampleJSON []byte
 // SampleJSON returns the JSON of the sample survey (see Sample).
 func SampleJSON() []byte { return append([]byte(nil), sampleJSON...) }
 
-// Sample returns a survey that uses every question type, routing and back navigation, ready to
-// save: a starting point for a survey of your own, and a realistic definition for tests. The
-// example server shows it on first start. Each call returns a fresh copy.
+// Sample returns a survey that uses the first six question types (rating to bug-report), routing
+// and back navigation, ready to save: a starting point for a survey of your own, and a realistic
+// definition for tests. The example server shows it on first start. Each call returns a fresh
+// copy.
 func Sample() Definition {
 	var d Definition
 	if err := json.Unmarshal(sampleJSON, &d); err != nil {

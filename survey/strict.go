@@ -89,6 +89,7 @@ var definitionShape = func() *shape {
 	editable := orNull(obj(f("label", str), f("max", integer), f("description", orNull(str))))
 	options := list(option)
 	button := f("buttonLabel", str)
+	choices := list(obj(f("value", str), f("label", orNull(str))))
 	properties := union(map[string][]field{
 		TypeRating: {button, f("shouldAutoProgress", boolean), f("scale", integer),
 			f("labels", orNull(obj(f("lower", orNull(str)), f("upper", orNull(str))))), f("display", orNull(str))},
@@ -100,6 +101,12 @@ var definitionShape = func() *shape {
 		TypeBugReport: {f("placeholder", orNull(str)), button, f("enableScreenshot", boolean),
 			f("enableRecording", boolean), f("detailsLabel", str), f("detailsPlaceholder", orNull(str)),
 			f("redactClasses", list(str))},
+		TypeMatrix:  {button, f("rows", choices), f("columns", choices)},
+		TypeRanking: {button, f("options", choices), f("min", orNull(integer))},
+		TypeDate:    {button, f("min", orNull(str)), f("max", orNull(str))},
+		TypeConsent: {f("label", str), button},
+		TypeCTA:     {button, f("url", orNull(str)), f("dismissLabel", orNull(str))},
+		TypeContact: {button, f("fields", list(obj(f("id", str), f("required", boolean))))},
 	})
 	target := union(map[string][]field{TargetNext: nil, TargetEnd: nil, TargetJump: {must("target", integer)}})
 	operand := union(map[string][]field{"value": {must("value", &shape{kind: kStrOrNum})}})
@@ -119,7 +126,8 @@ var definitionShape = func() *shape {
 	text := orNull(str)
 	questionText := obj(f("title", text), f("description", text), f("buttonLabel", text),
 		f("labels", orNull(obj(f("lower", orNull(str)), f("upper", orNull(str))))), f("options", dict(str)),
-		f("placeholder", text), f("editableLabel", text), f("detailsLabel", text), f("detailsPlaceholder", text))
+		f("placeholder", text), f("editableLabel", text), f("detailsLabel", text), f("detailsPlaceholder", text),
+		f("rows", dict(str)), f("columns", dict(str)), f("label", text), f("dismissLabel", text))
 	translation := obj(f("title", text), f("description", text), f("questions", dict(questionText)),
 		f("confirmation", orNull(obj(f("title", text), f("description", text), f("buttonText", text)))),
 		f("backButtonLabel", text))

@@ -95,8 +95,9 @@ func (q *Question) UnmarshalJSON(b []byte) error {
 }
 
 // Properties is a question's type-specific settings: one of RatingProperties,
-// SingleSelectProperties, MultiSelectProperties, OpenEndedProperties, StatementProperties or
-// BugReportProperties, or UnknownProperties for a type this version does not know.
+// SingleSelectProperties, MultiSelectProperties, OpenEndedProperties, StatementProperties,
+// BugReportProperties, MatrixProperties, RankingProperties, DateProperties, ConsentProperties,
+// CTAProperties or ContactProperties, or UnknownProperties for a type this version does not know.
 type Properties interface {
 	// Type returns the variant's discriminator, one of the Type* constants.
 	Type() string
@@ -115,7 +116,8 @@ type RatingProperties struct {
 	ShouldAutoProgress bool          `json:"shouldAutoProgress"`
 	Scale              int           `json:"scale"`
 	Labels             *RatingLabels `json:"labels,omitempty"`
-	// Display is free text; the known values are "star", "number", "emoji" and "nps".
+	// Display is free text; the known values are "star", "number", "emoji", "nps", "ces" (a
+	// scale of 7) and "thumbs" (a scale of 2: 1 is thumbs down, 2 thumbs up).
 	Display *string `json:"display,omitempty"`
 }
 
@@ -312,6 +314,10 @@ func decodeProperties(raw json.RawMessage) (Properties, error) {
 	case "":
 		return nil, errors.New("question properties.type is required")
 	default:
+		var ok bool
+		if p, ok, err = decodeMoreProperties(probe.Type, raw); ok {
+			break
+		}
 		// A type of a newer version: kept as it is, so that a reader (the client, a webhook
 		// receiver) still reads the survey. Validate refuses it, so no server saves one.
 		return UnknownProperties{TypeName: probe.Type, Raw: append(json.RawMessage(nil), raw...)}, nil

@@ -106,6 +106,7 @@ func validateProperties(at string, p Properties) error {
 		if p.Scale < MinScale || p.Scale > MaxScale {
 			return invalid("%s.scale must be an integer from %d to %d", at, MinScale, MaxScale)
 		}
+		return validateRatingDisplay(at, p)
 	case SingleSelectProperties:
 		return validateOptions(at, p.Options, p.Editable)
 	case MultiSelectProperties:
@@ -117,6 +118,9 @@ func validateProperties(at string, p Properties) error {
 		if p.Max <= 0 {
 			return invalid("%s.max must be positive", at)
 		}
+	default:
+		_, err := validateMoreProperties(at, p)
+		return err
 	}
 	return nil
 }
@@ -189,7 +193,11 @@ func badAnswer(id string, format string, args ...any) error {
 // single-select: an option value, or free text of at most editable.max characters when editable;
 // multi-select: distinct option values plus at most one free text when editable, at most max
 // of them; open-ended: text of at most max characters; statement: no answer; bug-report: a
-// BugReportAnswer whose screenshot is an image data URL and whose recording is a JSON array).
+// BugReportAnswer whose screenshot is an image data URL and whose recording is a JSON array;
+// matrix: Fields from row value to column value, every row when required; ranking: Choices of
+// option values without repeats, at least min of them; date: a real YYYY-MM-DD date within
+// min and max; consent: Bool true; cta: "clicked" or "dismissed"; contact: Fields of the
+// declared field ids only, required ones not blank, e-mail and phone checked as such).
 // Required questions are not enforced, since answers arrive one at a time.
 func (d *Definition) ValidateAnswers(answers Answers) error {
 	for id, a := range answers {
@@ -207,11 +215,20 @@ func (d *Definition) ValidateAnswers(answers Answers) error {
 // ValidateAnswer checks one answer against the question, as ValidateAnswers does.
 func (q *Question) ValidateAnswer(a Answer) error { return validateAnswer(q, a) }
 
-// MaxChoices returns the most items a valid list answer to q can hold: for a multi-select
-// question, each option once and one text of the respondent's own when it is editable, and no
-// more than its max; 0 for a question that takes no list. A decoder can stop reading a list
-// past it, whatever the list's length.
+// MaxChoices returns the most items a valid list or object answer to q can hold: for a
+// multi-select question, each option once and one text of the respondent's own when it is
+// editable, and no more than its max; for a ranking, each option once; for a matrix, one
+// member per row, and for a contact question one per field; 0 for a question that takes
+// neither. A decoder can stop reading a list past it, whatever the list's length.
 func (q *Question) MaxChoices() int {
+	switch p := q.Properties.(type) {
+	case RankingProperties:
+		return len(p.Options)
+	case MatrixProperties:
+		return len(p.Rows)
+	case ContactProperties:
+		return len(p.Fields)
+	}
 	p, ok := q.Properties.(MultiSelectProperties)
 	if !ok {
 		return 0
@@ -260,6 +277,9 @@ func validateAnswer(q *Question, a Answer) error {
 	case BugReportProperties:
 		return validateBugReport(q.ID, a)
 	default:
+		if ok, err := validateMoreAnswer(q, a); ok {
+			return err
+		}
 		return badAnswer(q.ID, "the question has no known type")
 	}
 	return nil

@@ -61,8 +61,8 @@ type QuestionRef struct {
 	Title string `json:"title"`
 }
 
-// AnswerValue is an answer both typed (Raw: survey.Text, survey.Number, survey.Choices or
-// survey.BugReportAnswer) and as its JSON encoding (Stringified).
+// AnswerValue is an answer both typed (Raw: survey.Text, survey.Number, survey.Choices,
+// survey.BugReportAnswer, survey.Bool or survey.Fields) and as its JSON encoding (Stringified).
 type AnswerValue struct {
 	Raw         survey.Answer `json:"raw"`
 	Stringified string        `json:"stringified"`

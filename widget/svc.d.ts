@@ -30,6 +30,30 @@ declare namespace Svc {
     tooLarge: string;
     /** When the survey was closed (made inactive or deleted) while it was answered. */
     surveyClosed: string;
+    // The words of the rarer question types, in widget/questions.js (loaded by the surveys
+    // that have them), each with its default in the widget's languages.
+    /** A thumbs rating's buttons. */
+    thumbsUp?: string;
+    thumbsDown?: string;
+    /** A ranking's hint, its buttons ("Move {item} up", "Move {item} down") and what a move announces ("{item}: position {n} of {total}"). */
+    rankHint?: string;
+    moveUp?: string;
+    moveDown?: string;
+    moved?: string;
+    /** A call to action's dismiss button when it names none. */
+    dismiss?: string;
+    /** A required matrix with a row unanswered. */
+    everyRow?: string;
+    /** A contact question's messages, after the field's word. */
+    fieldRequired?: string;
+    badEmail?: string;
+    badPhone?: string;
+    /** A contact question's fields. */
+    name?: string;
+    email?: string;
+    phone?: string;
+    company?: string;
+    address?: string;
   }
 
   /** The options of Svc.show. */

@@ -218,7 +218,9 @@ func routeAnswered(d *survey.Definition, answers survey.Answers) bool {
 }
 
 // prefillAnswers reads a link's a.{questionId}=value answers: a rating's score, a choice's
-// value, several values for a multi-select, text; each checked as a PUT's answer is. problem
+// value, several values for a multi-select (or a ranking, in order), text (a date, a call to
+// action's "clicked"); each checked as a PUT's answer is. A matrix, consent or contact answer is
+// given in the page, not the link. problem
 // says, to the person who opened the link, why one cannot be taken.
 func prefillAnswers(q url.Values, d *survey.Definition) (answers survey.Answers, problem string) {
 	answers = survey.Answers{}
@@ -239,9 +241,9 @@ func prefillAnswers(q url.Values, d *survey.Definition) (answers survey.Answers,
 				return nil, fmt.Sprintf("The link's answer to %q is not a score: a whole number in digits, such as 9.", qu.ID)
 			}
 			a = survey.Number(n)
-		case survey.TypeMultiSelect:
-			a = survey.Choices(values)
-		case survey.TypeSingleSelect, survey.TypeOpenEnded:
+		case survey.TypeMultiSelect, survey.TypeRanking:
+			a = survey.Choices(values) // a ranking's in the link's order
+		case survey.TypeSingleSelect, survey.TypeOpenEnded, survey.TypeDate, survey.TypeCTA:
 			if len(values) > 1 {
 				return nil, fmt.Sprintf("The link answers %q more than once.", qu.ID)
 			}

@@ -81,8 +81,9 @@ func decodeAnswers(jr *jsonReader, def *survey.Definition) (survey.Answers, erro
 	return answers, err
 }
 
-// decodeAnswer reads one answer: a string is Text, a number Number, an array of strings Choices
-// (no longer than the question can take) and an object a bug report. Anything else, or a shape
+// decodeAnswer reads one answer: a string is Text, a number Number, true or false Bool, an array
+// of strings Choices (no longer than the question can take), and an object Fields for a matrix
+// or contact question (no more members than it has rows or fields), else a bug report. Anything else, or a shape
 // the question does not take, is refused with the question's own message.
 func decodeAnswer(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 	t, err := jr.token()
@@ -101,18 +102,23 @@ func decodeAnswer(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 			f = 0 // -0 is valid JSON, but the answer is the score 0
 		}
 		return survey.Number(f), nil
+	case 't', 'f':
+		return survey.Bool(t.Bool()), nil
 	case '[':
 		return decodeChoices(jr, q)
 	case '{':
+		if q.Type() == survey.TypeMatrix || q.Type() == survey.TypeContact {
+			return decodeFields(jr, q)
+		}
 		return decodeBugReport(jr, q)
 	}
-	return nil, badRequest(fmt.Sprintf("invalid answer to question %q: an answer must be a string, a number, a list of strings or a bug report object", wire.Truncate(q.ID)))
+	return nil, badRequest(fmt.Sprintf("invalid answer to question %q: an answer must be a string, a number, true, a list of strings or an object", wire.Truncate(q.ID)))
 }
 
 // decodeChoices reads the rest of a list answer, stopping past the most the question takes.
 func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 	limit := q.MaxChoices()
-	if q.Type() != survey.TypeMultiSelect {
+	if q.Type() != survey.TypeMultiSelect && q.Type() != survey.TypeRanking {
 		return nil, asBadRequest(q.ValidateAnswer(survey.Choices{}))
 	}
 	list := survey.Choices{}
@@ -131,6 +137,31 @@ func decodeChoices(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
 	}
 	_, err := jr.token() // the closing bracket
 	return list, err
+}
+
+// decodeFields reads the rest of an object answer of strings, a matrix's or a contact
+// question's, stopping past the most members the question takes.
+func decodeFields(jr *jsonReader, q *survey.Question) (survey.Answer, error) {
+	limit := q.MaxChoices()
+	f := survey.Fields{}
+	err := jr.members(0, func(name string) error {
+		if len(f) == limit {
+			return badRequest(fmt.Sprintf("invalid answer to question %q: the answer holds at most %d members", wire.Truncate(q.ID), limit))
+		}
+		t, err := jr.token()
+		if err != nil {
+			return err
+		}
+		if t.Kind() != '"' {
+			return badRequest(fmt.Sprintf("invalid answer to question %q: %q must be a string, not %s", wire.Truncate(q.ID), wire.Truncate(name), tokenKind(t)))
+		}
+		f[name] = t.String()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // decodeBugReport reads the rest of an object answer: a bug report's members, each a string or

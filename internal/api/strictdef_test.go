@@ -76,7 +76,7 @@ func TestSurveyWrongTypesRefused(t *testing.T) {
 		{`"recontact":"once"`, `"recontact":"once","percentage":"50%"`, "display.percentage must be a number or null, not a JSON string"},
 		{`"recontact":"once"`, `"recontact":"once","startsAt":"next monday"`, `display.startsAt must be a date and time such as \"2026-01-02T15:04:05Z\" (RFC 3339), not next monday`},
 		{`"recontact":"once"`, `"recontact":"once","attributes":[{"key":"plan","operator":"equal","value":{"is":"pro"}}]`, "display.attributes[0].value must be a string, a number, true or false, or a list of them, not an object"},
-		{`"type":"single-select"`, `"type":"dropdown"`, `questions[0].properties.type must be one of bug-report, multi-select, open-ended, rating, single-select, statement, not \"dropdown\"`},
+		{`"type":"single-select"`, `"type":"dropdown"`, `questions[0].properties.type must be one of bug-report, consent, contact, cta, date, matrix, multi-select, open-ended, ranking, rating, single-select, statement, not \"dropdown\"`},
 		{`"title":"Quick poll"`, `"title":"Quick poll","webhookWaitSeconds":"60"`, "webhookWaitSeconds must be a whole number, not a JSON string"},
 		{`"id":"useful"`, `"id":"useful","routingLogic":{"type":"always","target":{"type":"jump"}}`, "questions[0].routingLogic.target.target is required"},
 	} {

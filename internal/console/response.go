@@ -65,7 +65,8 @@ func answerRows(def survey.Definition, data json.RawMessage, max int) []answerRo
 }
 
 // answerOf is an answer as a person reads it: a text as it is, a number as written, a list
-// joined by commas, a bug report by its title (and, uncut, its parts).
+// joined by commas, a consent as "Yes", a matrix's or contact's fields as "name: value" pairs,
+// a bug report by its title (and, uncut, its parts).
 func answerOf(question string, raw json.RawMessage, max int) answerRow {
 	row := answerRow{Question: question}
 	switch a, _ := survey.DecodeAnswerOrUnknown(raw); a := a.(type) {
@@ -75,6 +76,14 @@ func answerOf(question string, raw json.RawMessage, max int) answerRow {
 		row.Answer = strconv.FormatFloat(float64(a), 'f', -1, 64)
 	case survey.Choices:
 		row.Answer = strings.Join(a, ", ")
+	case survey.Bool: // a consent's
+		row.Answer = map[bool]string{true: "Yes", false: "No"}[bool(a)]
+	case survey.Fields: // a matrix's rows or a contact question's fields
+		parts := make([]string, 0, len(a))
+		for _, k := range slices.Sorted(maps.Keys(a)) {
+			parts = append(parts, k+": "+a[k])
+		}
+		row.Answer = strings.Join(parts, "; ")
 	case survey.BugReportAnswer:
 		row.Answer = "Bug report: " + a.Title
 		if max <= 0 {

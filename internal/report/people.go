@@ -118,13 +118,16 @@ func peopleColumns(def survey.Definition, metaKeys []string, link func(responseI
 }
 
 // questionColumns are a question's columns: none for a statement, four for a bug report, one
-// for the others. A title that two questions share is told apart by the question's id.
+// per row or field for a matrix or a contact question (moreColumns), one for the others. A title that two questions share is told apart by the question's id.
 func questionColumns(q *survey.Question, shared bool, link func(string) string) []peopleColumn {
 	head := q.Title
 	if shared || head == "" {
 		head += " (" + q.ID + ")"
 	}
 	id := q.ID
+	if cols, ok := moreColumns(q, head); ok {
+		return cols
+	}
 	switch q.Type() {
 	case survey.TypeStatement:
 		return nil

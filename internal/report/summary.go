@@ -64,6 +64,9 @@ type QuestionSummary struct {
 	// Open-ended questions, and select questions with editable text: the newest answers
 	// written (for a select question, its free texts).
 	Latest []LatestAnswer `json:"latest,omitempty"`
+
+	// Matrix, ranking, date, consent and call-to-action questions (moresummary.go).
+	MoreSummary
 }
 
 type OptionCount struct {
@@ -90,6 +93,10 @@ func Summary(ctx context.Context, s store.Store, sv store.Survey, p Period, maxP
 			keys = append(keys, sv.Questions[i].ID)
 		case survey.TypeSingleSelect, survey.TypeMultiSelect:
 			keys = append(keys, store.OptionKey(sv.Questions[i].ID))
+		default:
+			if moreSummaryKey(&sv.Questions[i]) {
+				keys = append(keys, store.OptionKey(sv.Questions[i].ID))
+			}
 		}
 	}
 	counts, latest, err := countsAndLatest(ctx, s, sv, keys, p, maxPageBytes)
@@ -110,6 +117,8 @@ func Summary(ctx context.Context, s store.Store, sv store.Survey, p Period, maxP
 			choiceSummary(&qs, props.Options, props.Editable != nil, counts[store.OptionKey(q.ID)])
 		case survey.MultiSelectProperties:
 			choiceSummary(&qs, props.Options, props.Editable != nil, counts[store.OptionKey(q.ID)])
+		default:
+			moreSummary(&qs, q, counts[store.OptionKey(q.ID)])
 		}
 		if _, ok := textsOf(q); ok {
 			qs.Latest = latest[q.ID]
@@ -218,6 +227,13 @@ func textsOf(q *survey.Question) (options map[string]bool, ok bool) {
 // CPU).
 func countsAndLatest(ctx context.Context, s store.Store, sv store.Survey, keys []string, p Period, maxPageBytes int) (map[string]map[int]int64, map[string][]LatestAnswer, error) {
 	open := textQuestions(sv)
+	if ss, ok := s.(*segmentStore); ok {
+		counts, latest, done, err := ss.countsAndLatest(ctx, sv, keys, p, open, maxPageBytes)
+		if done || err != nil {
+			return counts, latest, err
+		}
+		s = ss.filteredStore // the segment's counts cannot say: read the responses
+	}
 	if fs, ok := s.(*filteredStore); ok {
 		keep := 0
 		if len(open) > 0 {

@@ -1,7 +1,8 @@
 // Screenshots and recordings for bug reports. Their libraries are large, so they are separate
 // files (widget/screenshot.js, widget/recording.js) loaded only when a bug-report question asks
-// for them.
-import type { BugExtras } from "./view";
+// for them; and the renderer of the question types few surveys have (widget/questions.js),
+// loaded only by a survey that has one.
+import type { BugExtras, More } from "./view";
 
 interface ScreenshotModule {
   capture(skip: Element, redact: string[]): Promise<string>;
@@ -41,6 +42,11 @@ export class Capture implements BugExtras {
     if (!r) return undefined;
     const json = JSON.stringify(r.stop());
     return json.length <= maxRecordingChars ? json : undefined;
+  }
+
+  /** more loads widget/questions.js, the renderer of the question types a survey rarely has. */
+  async more(root: ShadowRoot, words: unknown[]): Promise<More> {
+    return (await this.load<{ more(root: ShadowRoot, words: unknown[]): More }>("questions.js")).more(root, words);
   }
 
   async screenshot(redact: string[]): Promise<string | undefined> {

@@ -115,6 +115,7 @@ function present(p: Presentation): Promise<Result> {
       respondent: p.respondent,
       progress: p.progress,
       labels: mergeLabels(p.options.labels, p.survey.language ?? p.options.language, p.options.labelsFor),
+      words: [p.options.labels, p.survey.language ?? p.options.language, p.options.labelsFor],
       metadata: p.options.metadata,
       target: p.options.target ?? null,
       autoCloseSeconds: p.autoCloseSeconds,
@@ -246,7 +247,7 @@ function preview(options: Svc.PreviewOptions): Promise<Result> {
   const sent = { put: () => setTimeout(() => current?.delivered({ state: "sent" })), flush: () => {}, pending: () => false } as unknown as Outbox;
   return new Promise<Result>((resolve) => {
     const w = new Widget({ api: new PreviewApi(scriptBase, ""), outbox: sent, surveyId: "preview", survey, respondent: "preview", progress: null,
-      labels: mergeLabels(options.labels, survey.language), target: options.target, autoCloseSeconds: 0, gesture: false, colorScheme,
+      labels: mergeLabels(options.labels, survey.language), words: [options.labels, survey.language], target: options.target, autoCloseSeconds: 0, gesture: false, colorScheme,
       done: (r) => {
         if (current === w) current = null;
         resolve(r);

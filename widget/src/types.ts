@@ -28,7 +28,13 @@ export type Properties =
   | MultiSelectProperties
   | OpenEndedProperties
   | StatementProperties
-  | BugReportProperties;
+  | BugReportProperties
+  | MatrixProperties
+  | RankingProperties
+  | DateProperties
+  | ConsentProperties
+  | CTAProperties
+  | ContactProperties;
 
 export interface RatingProperties {
   type: "rating";
@@ -92,6 +98,52 @@ export interface BugReportProperties {
   redactClasses?: string[] | null;
 }
 
+/** Choice is a matrix's row or column, or a ranking's option. */
+export interface Choice {
+  value: string;
+  label?: string | null;
+}
+
+export interface MatrixProperties {
+  type: "matrix";
+  buttonLabel: string;
+  rows: Choice[];
+  columns: Choice[];
+}
+
+export interface RankingProperties {
+  type: "ranking";
+  buttonLabel: string;
+  options: Choice[];
+  min?: number | null;
+}
+
+export interface DateProperties {
+  type: "date";
+  buttonLabel: string;
+  min?: string | null;
+  max?: string | null;
+}
+
+export interface ConsentProperties {
+  type: "consent";
+  buttonLabel: string;
+  label: string;
+}
+
+export interface CTAProperties {
+  type: "cta";
+  buttonLabel: string;
+  url?: string | null;
+  dismissLabel?: string | null;
+}
+
+export interface ContactProperties {
+  type: "contact";
+  buttonLabel: string;
+  fields: { id: "name" | "email" | "phone" | "company" | "address"; required?: boolean }[];
+}
+
 export type Target = { type: "next" } | { type: "end" } | { type: "jump"; target: number };
 
 export interface Case {
@@ -113,7 +165,10 @@ export interface BugReportAnswer {
   recordingEventsJson?: string;
 }
 
-/** An answer as it is sent: a number, a string, a list of choices or a bug report. */
-export type Answer = number | string | string[] | BugReportAnswer;
+/**
+ * An answer as it is sent: a number, a string, a list of choices, a bug report, true (a
+ * consent) or an object of strings (a matrix's columns by row, a contact question's fields).
+ */
+export type Answer = number | string | string[] | BugReportAnswer | boolean | Record<string, string>;
 
 export type Answers = Record<string, Answer>;

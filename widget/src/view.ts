@@ -21,6 +21,16 @@ export interface Controls {
   nodes: Node[];
   /** answer is what the person gave, or undefined for nothing. */
   answer(): Promise<Answer | undefined>;
+  /** problem says what keeps the answer from being sent (an e-mail address that is not one). */
+  problem?(): string | undefined;
+  /** actions replace the question's button (a call to action's two). */
+  actions?: HTMLElement[];
+}
+
+/** More renders the question types of widget/questions.js, loaded by the surveys that use them. */
+export interface More {
+  /** controls are q's, or null for a question of the types above. */
+  controls(q: Question, prior: Answer | undefined, hooks: Hooks, cx: Context): Controls | null;
 }
 
 /** Hooks let controls move the survey on by themselves (auto-progress) and report changes. */
@@ -37,7 +47,9 @@ export interface Context {
   required: boolean;
 }
 
-export function controls(q: Question, prior: Answer | undefined, labels: Labels, hooks: Hooks, extra: BugExtras, cx: Context): Controls {
+export function controls(q: Question, prior: Answer | undefined, labels: Labels, hooks: Hooks, extra: BugExtras, cx: Context, more: More | null): Controls {
+  const m = more?.controls(q, prior, hooks, cx);
+  if (m) return m;
   const p = q.properties;
   switch (p.type) {
     case "rating":

@@ -7,7 +7,7 @@ import { next, ordered } from "./routing";
 import { newResponseId, saveProgress, type Progress } from "./state";
 import { adopt } from "./styles";
 import type { Answers, Question, Survey } from "./types";
-import { controls, titleId, type Controls } from "./view";
+import { controls, titleId, type Controls, type More } from "./view";
 
 /** ShowOptions are the options of Svc.show, declared for users in svc.d.ts. */
 export type ShowOptions = Svc.ShowOptions;
@@ -36,12 +36,18 @@ interface Setup {
   gesture: boolean;
   /** colorScheme is "light", "dark" or "auto" (the system's). */
   colorScheme: string;
+  /** words are the labels option, the language and labelsFor, for widget/questions.js's words. */
+  words: unknown[];
   done(r: Result): void;
 }
 
+// moreTypes are the question types widget/questions.js renders, loaded only by surveys with one
+// (or with a thumbs rating).
+const moreTypes = ["matrix", "ranking", "date", "consent", "cta", "contact"];
+
 // answerable are the question types that take an answer; the rest (a statement, a type of a
 // newer server) are passed.
-const answerable = ["rating", "single-select", "multi-select", "open-ended", "bug-report"];
+const answerable = ["rating", "single-select", "multi-select", "open-ended", "bug-report", ...moreTypes];
 
 export class Widget {
   private readonly host = document.createElement("svc-survey");
@@ -55,6 +61,7 @@ export class Widget {
   private readonly capture: Capture;
   private message: HTMLElement | null = null;
   private controls: Controls | null = null;
+  private more: More | null = null;
   private saved = false;
   private finished = false;
   private busy = false;
@@ -111,7 +118,11 @@ export class Widget {
     (this.s.target ?? document.body).append(this.host);
     this.s.api.event(this.s.surveyId, this.s.respondent, "view").catch(() => {});
     if (this.questions.length === 0) return this.confirm();
-    this.render();
+    if (!this.questions.some((q) => moreTypes.includes(q.properties.type) || (q.properties as { display?: string }).display === "thumbs")) return this.render();
+    this.capture
+      .more(this.root, this.s.words)
+      .then((m) => (this.more = m))
+      .finally(() => this.render());
     if (!this.s.gesture) {
       // Set after the region is in the page, so that screen readers announce the change.
       setTimeout(() => (this.status.textContent = `${this.s.labels.appeared} ${this.s.survey.title}`), 50);
@@ -275,7 +286,7 @@ export class Widget {
       form.append(mark);
     }
     const cx = { describedBy, required };
-    this.controls = controls(q, this.progress.answers[q.id], this.s.labels, { autoProgress: () => this.advance() }, this.capture, cx);
+    this.controls = controls(q, this.progress.answers[q.id], this.s.labels, { autoProgress: () => this.advance() }, this.capture, cx, this.more);
     form.append(...this.controls.nodes);
     this.message = h("p", { class: "message", role: "alert", part: "message" });
     form.append(this.message);
@@ -285,7 +296,7 @@ export class Widget {
       b.addEventListener("click", () => this.back());
       actions.append(b);
     }
-    actions.append(this.primary(q));
+    actions.append(...(this.controls.actions ?? [this.primary(q)]));
     form.append(actions);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -329,6 +340,8 @@ export class Widget {
     try {
       const q = this.question();
       const a = await this.controls.answer();
+      const bad = this.controls.problem?.();
+      if (bad) return this.say(bad);
       if (a === undefined && q.required && answerable.includes(q.properties.type)) {
         this.say(this.s.labels.required);
         return;
