@@ -16,6 +16,7 @@ package svc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -24,6 +25,7 @@ import (
 	"github.com/svc-feedback/svc/internal/console"
 	"github.com/svc-feedback/svc/internal/delivery"
 	"github.com/svc-feedback/svc/internal/hostguard"
+	"github.com/svc-feedback/svc/internal/segfill"
 	"github.com/svc-feedback/svc/store"
 )
 
@@ -31,6 +33,7 @@ import (
 type Handler struct {
 	*api.Handler
 	dispatcher *delivery.Dispatcher
+	filler     *segfill.Filler // counts declared segments of stored responses (nil without them)
 }
 
 // NewHandler returns the svc API over s and starts delivering webhooks in the background. A nil
@@ -54,19 +57,29 @@ func NewHandler(s store.Store, opts *Options) (*Handler, error) {
 		hc.OnDeliveryScheduled = h.dispatcher.Notify
 		h.dispatcher.Start()
 	}
+	if sc, ok := s.(store.SegmentCounter); ok {
+		h.filler = segfill.New(sc, hc.Logger)
+		hc.OnSegmentsChanged = h.filler.Notify
+		h.filler.Start()
+	}
 	h.Handler = api.New(s, hc)
 	return h, nil
 }
 
 var _ http.Handler = (*Handler)(nil)
 
-// Close stops webhook delivery: no new deliveries are claimed, those in flight may finish
-// until ctx is done, and the rest stay pending for the next start. It does not close the store.
+// Close stops webhook delivery and the fill of segment counts: no new deliveries are claimed,
+// those in flight may finish until ctx is done, and the rest stay pending for the next start
+// (as does the fill, resumed where it stopped). It does not close the store.
 func (h *Handler) Close(ctx context.Context) error {
-	if h.dispatcher == nil {
-		return nil
+	var errs []error
+	if h.filler != nil {
+		errs = append(errs, h.filler.Close(ctx))
 	}
-	return h.dispatcher.Close(ctx)
+	if h.dispatcher != nil {
+		errs = append(errs, h.dispatcher.Close(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // PrivateWebhookURL reports whether a webhook URL names a loopback, private, link-local or

@@ -41,8 +41,24 @@ func (c *PublicClient) NextSurvey(ctx context.Context, ask Ask) (*NextSurvey, er
 type Settings struct {
 	// CooldownDays keeps any survey (but those of display.ignoreCooldown) from a person within
 	// this many days of their last view of any survey of the team.
-	CooldownDays int    `json:"cooldownDays"`
-	ETag         string `json:"-"`
+	CooldownDays int `json:"cooldownDays"`
+	// Segments are the team's declared segments, whose counts svc keeps per value as it writes,
+	// so that results filtered by one of them cost what unfiltered ones do: metadata.{key},
+	// language, hidden.{name} and answer.{questionId}.
+	Segments []string `json:"segments"`
+	// SegmentsFill is the progress of the count of the responses stored before the segments
+	// last changed.
+	SegmentsFill SegmentsFill `json:"segmentsFill"`
+	ETag         string       `json:"-"`
+}
+
+// SegmentsFill is the progress of the count of a team's stored responses in its segments:
+// State is "none" (no segments), "filling" (Done of Total counted; segment-filtered results are
+// read from the responses meanwhile) or "complete".
+type SegmentsFill struct {
+	State string `json:"state"`
+	Done  int64  `json:"done"`
+	Total int64  `json:"total"`
 }
 
 // GetSettings returns the team's settings.
@@ -54,6 +70,20 @@ func (c *Client) GetSettings(ctx context.Context) (*Settings, error) {
 // ETag is refused (IsPreconditionFailed).
 func (c *Client) UpdateSettings(ctx context.Context, cooldownDays int, opts *UpdateOptions) (*Settings, error) {
 	cl := call{method: "PATCH", path: "/v1/protected/settings", in: map[string]int{"cooldownDays": cooldownDays}}
+	if opts != nil && opts.IfMatch != "" {
+		cl.header = http.Header{"If-Match": {opts.IfMatch}}
+	}
+	return c.settingsCall(ctx, cl)
+}
+
+// SetSegments declares the team's segments (nil or empty for none); a change starts counting the
+// responses already stored in the background (Settings.SegmentsFill). With opts.IfMatch, a
+// change of the settings since that ETag is refused (IsPreconditionFailed).
+func (c *Client) SetSegments(ctx context.Context, segments []string, opts *UpdateOptions) (*Settings, error) {
+	if segments == nil {
+		segments = []string{}
+	}
+	cl := call{method: "PATCH", path: "/v1/protected/settings", in: map[string][]string{"segments": segments}}
 	if opts != nil && opts.IfMatch != "" {
 		cl.header = http.Header{"If-Match": {opts.IfMatch}}
 	}

@@ -23,6 +23,8 @@ import (
 //     (else each polls once a second).
 //   - OutboxCounter: the outbox's backlog, for metrics.
 //   - PoolReporter: how busy the connections and writer are, for metrics.
+//   - SegmentCounter (segments.go): counts per value of a team's declared segments, so that a
+//     read filtered by one of them reads counts (else it reads the responses).
 
 // Pinger is an optional interface of a Store that can tell cheaply whether it can serve: Ping
 // returns nil when it can read its data, and an error (ErrClosed after Close) when it cannot.

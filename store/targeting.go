@@ -63,7 +63,13 @@ type TeamSettings struct {
 	// CooldownDays keeps any survey of the team (but those that ignore it) from being picked for
 	// a person within this many days of their last view of any; 0 for none.
 	CooldownDays int
-	UpdatedAt    time.Time // zero until the settings are first changed
+	// Segments are the team's declared segments (see SegmentCounter), in the order declared.
+	Segments []string
+	// SegmentsGeneration is set by the Store: ModifySettings moves it forward by one whenever
+	// Segments change, starting a new generation of segment counts; 0 until segments are
+	// first declared.
+	SegmentsGeneration int64
+	UpdatedAt          time.Time // zero until the settings are first changed
 }
 
 // MaxCooldownDays is the longest cooldown a team may set: ten years.

@@ -63,6 +63,9 @@ type Config struct {
 	// OnDeliveryScheduled, when set, is called after a write that may have scheduled a
 	// webhook delivery (a created response, a redelivery), so a sender can start at once.
 	OnDeliveryScheduled func()
+	// OnSegmentsChanged, when set, is called with a team whose segment counts need filling (its
+	// segments changed, or their fill is not complete), so a filler can run it.
+	OnSegmentsChanged func(teamID string)
 	// PageHosts are the hosts the results pages answer under (see svc.Options.PageHosts); nil
 	// means loopback names and addresses only.
 	PageHosts []string

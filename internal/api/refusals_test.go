@@ -255,7 +255,7 @@ func TestSettingsCooldownDaysRefusals(t *testing.T) {
 		`{"cooldownDays":3651}`:  "cooldownDays must be a whole number of days from 0 to 3650, not 3651",
 		`{"cooldownDays":-1}`:    "cooldownDays must be a whole number of days from 0 to 3650, not -1",
 		`{"cooldownDays":1e400}`: "cooldownDays must be a whole number of days from 0 to 3650, not 1e400",
-		`{"cooldown":7}`:         `unknown member "cooldown"; the settings have cooldownDays`,
+		`{"cooldown":7}`:         `unknown member "cooldown"; the settings have cooldownDays and segments`,
 		`{"CooldownDays":7}`:     `member names are case-sensitive: "CooldownDays" should be "cooldownDays"`,
 	} {
 		rec := e.manage("PATCH", "/v1/protected/settings", body, e.skA)
@@ -265,10 +265,10 @@ func TestSettingsCooldownDaysRefusals(t *testing.T) {
 		}
 	}
 	// In this order: an empty patch keeps what the one before it set.
-	for _, tt := range []struct{ body, want string }{{`{"cooldownDays":7}`, `{"cooldownDays":7}`}, {`{"cooldownDays":1e1}`, `{"cooldownDays":10}`},
-		{`{"cooldownDays":3.0}`, `{"cooldownDays":3}`}, {`{}`, `{"cooldownDays":3}`}} {
+	for _, tt := range []struct{ body, want string }{{`{"cooldownDays":7}`, `{"cooldownDays":7`}, {`{"cooldownDays":1e1}`, `{"cooldownDays":10`},
+		{`{"cooldownDays":3.0}`, `{"cooldownDays":3`}, {`{}`, `{"cooldownDays":3`}} {
 		rec := e.manage("PATCH", "/v1/protected/settings", tt.body, e.skA)
-		if wantStatus(t, rec, http.StatusOK, ""); strings.TrimSpace(rec.Body.String()) != tt.want {
+		if wantStatus(t, rec, http.StatusOK, ""); !strings.HasPrefix(rec.Body.String(), tt.want+",") {
 			t.Errorf("%s: %s, want %s", tt.body, rec.Body, tt.want)
 		}
 	}

@@ -213,18 +213,21 @@ func TestTargetingInputsRefused(t *testing.T) {
 	wantStatus(t, e.manage("DELETE", "/v1/protected/surveys/"+id+"/prompts/prm_nothere", "", e.skA), http.StatusNotFound, "not_found")
 }
 
+// defaultSettings is the body of a team's settings never changed.
+const defaultSettings = `{"cooldownDays":0,"segments":[],"segmentsFill":{"state":"none","done":0,"total":0}}` + "\n"
+
 // The settings' ETag guards a change made from a stale read.
 func TestSettingsIfMatch(t *testing.T) {
 	e := setup(t)
 	get := e.manage("GET", "/v1/protected/settings", "", e.skA)
 	wantStatus(t, get, http.StatusOK, "")
-	if get.Body.String() != "{\"cooldownDays\":0}\n" {
+	if get.Body.String() != defaultSettings {
 		t.Errorf("default settings: %s", get.Body)
 	}
 	tag := get.Header().Get("ETag")
 	wantStatus(t, e.manage("PATCH", "/v1/protected/settings", `{"cooldownDays":3}`, e.skA, "If-Match", tag), http.StatusOK, "")
 	wantStatus(t, e.manage("PATCH", "/v1/protected/settings", `{"cooldownDays":4}`, e.skA, "If-Match", tag), http.StatusPreconditionFailed, "precondition_failed")
-	if got := e.manage("GET", "/v1/protected/settings", "", e.skB).Body.String(); got != "{\"cooldownDays\":0}\n" {
+	if got := e.manage("GET", "/v1/protected/settings", "", e.skB).Body.String(); got != defaultSettings {
 		t.Errorf("team B's settings after A's change: %s", got)
 	}
 }

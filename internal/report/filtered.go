@@ -30,7 +30,11 @@ func Filtered(s store.Store, sv store.Survey, f Filter, maxPageBytes int) store.
 	if f.Empty() {
 		return s
 	}
-	return &filteredStore{Store: s, def: &sv.Definition, f: f, maxPageBytes: maxPageBytes}
+	fs := &filteredStore{Store: s, def: &sv.Definition, f: f, maxPageBytes: maxPageBytes}
+	if ss := segmentReads(fs); ss != nil {
+		return ss // one declared segment's values: from its counts when they are complete
+	}
+	return fs
 }
 
 // each calls fn with every response of the survey created in [from, to) that the filter picks.

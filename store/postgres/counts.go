@@ -264,7 +264,13 @@ func (s *Store) addStoredCounts(ctx context.Context, tx pgx.Tx, counts map[int]i
 	if err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, `SELECT data, finished FROM responses WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3`,
+	// A segment key (store.SegmentKey) counts its inner key of the responses counted in its
+	// generation under its bucket.
+	gen, index, bucket, inner, segment := store.ParseSegmentKey(key)
+	if segment {
+		key = inner
+	}
+	rows, err := tx.Query(ctx, `SELECT data, finished, seg_gen, seg_buckets FROM responses WHERE survey_id = $1 AND created_at >= $2 AND created_at < $3`,
 		surveyID, lo, hi)
 	if err != nil {
 		return err
@@ -272,10 +278,22 @@ func (s *Store) addStoredCounts(ctx context.Context, tx pgx.Tx, counts map[int]i
 	defer rows.Close()
 	var answers answerjson.Reader
 	for rows.Next() {
-		var data string
-		var finished bool
-		if err := rows.Scan(&data, &finished); err != nil {
+		var (
+			data, buckets string
+			finished      bool
+			rowGen        int64
+		)
+		if err := rows.Scan(&data, &finished, &rowGen, &buckets); err != nil {
 			return err
+		}
+		if segment {
+			m, err := store.DecodeMark(rowGen, buckets)
+			if err != nil {
+				return err
+			}
+			if rowGen != gen || index >= len(m.Buckets) || m.Buckets[index] == nil || *m.Buckets[index] != bucket {
+				continue
+			}
 		}
 		if err := sqlrow.AddKeyCounts(&answers, counts, sign, &sv.Definition, key, []byte(data), finished); err != nil {
 			return err

@@ -30,7 +30,12 @@ func (s *Store) DeleteResponse(ctx context.Context, surveyID, id string) error {
 // rollups and its respondent's history; its deliveries go with it. It reports whether the
 // response existed.
 func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) (bool, error) {
-	r, err := scanResponse(tx.QueryRow(ctx, `DELETE FROM responses WHERE survey_id = $1 AND id = $2 RETURNING `+responseColumns, sv.ID, id))
+	var (
+		rowGen  int64
+		buckets string
+	)
+	r, err := scanResponse(withSegments{tx.QueryRow(ctx, `DELETE FROM responses WHERE survey_id = $1 AND id = $2 RETURNING `+responseColumns+`, seg_gen, seg_buckets`,
+		sv.ID, id), &rowGen, &buckets})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -40,6 +45,18 @@ func deleteResponse(ctx context.Context, tx pgx.Tx, sv store.Survey, id string) 
 	counts, err := sqlrow.StoredCounts(nil, &sv.Definition, r.Data, r.Finished)
 	if err != nil {
 		return false, err
+	}
+	if rowGen != 0 {
+		// Its segment counts are taken out when they still count: in its team's generation.
+		gen, err := teamGen(ctx, tx, sv.TeamID)
+		if err != nil {
+			return false, err
+		}
+		mark, err := storedMark(gen, rowGen, buckets)
+		if err != nil {
+			return false, err
+		}
+		counts = append(counts, store.SegmentCounts(mark, counts)...)
 	}
 	row := rowOf(tx.Conn())
 	finished := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,22 +13,28 @@ import (
 )
 
 // insertWrites begins the transaction, inserts every response unless its id is taken, marking
-// the ones inserted as created, and the events, in one statement.
-func insertWrites(ctx context.Context, conn querier, ops []*writeOp) error {
+// the ones inserted as created, and the events, in one statement; and reads the segments of the
+// responses' teams (queueSegments), which it returns (nil for a batch of events only).
+func insertWrites(ctx context.Context, conn querier, ops []*writeOp) (*segBatch, error) {
 	var b pgx.Batch
 	b.Queue(`BEGIN`)
 	var events eventRows
+	responses := false
 	for _, op := range ops {
 		if op.event != nil {
 			events.add(*op.event)
 			continue
 		}
+		responses = true
 		w := op.w
 		b.Queue(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts, language)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10) ON CONFLICT (survey_id, id) DO NOTHING RETURNING true`,
 			w.SurveyID, w.ID, w.Respondent, op.data, op.meta, w.Telemetry, op.at, w.Finished, textsParam(op.texts), w.Language)
 	}
 	events.queue(&b)
+	if responses {
+		queueSegments(&b, ops)
+	}
 	br := conn.SendBatch(ctx, &b)
 	_, err := br.Exec()
 	for _, op := range ops {
@@ -44,7 +51,11 @@ func insertWrites(ctx context.Context, conn querier, ops []*writeOp) error {
 	if err == nil && len(events.surveys) > 0 {
 		_, err = br.Exec()
 	}
-	return errors.Join(err, br.Close())
+	var sb *segBatch
+	if err == nil && responses {
+		sb, err = readSegments(br)
+	}
+	return sb, errors.Join(err, br.Close())
 }
 
 // lockTaken locks and reads the stored responses of the writes whose ids were taken.
@@ -52,7 +63,7 @@ func (s *Store) lockTaken(ctx context.Context, conn querier, ops []*writeOp) err
 	var b pgx.Batch
 	for _, op := range ops {
 		if op.event == nil && !op.created {
-			b.Queue(`SELECT `+responseColumns+` FROM responses WHERE survey_id = $1 AND id = $2 FOR UPDATE`, op.w.SurveyID, op.w.ID)
+			b.Queue(`SELECT `+responseColumns+`, seg_gen, seg_buckets FROM responses WHERE survey_id = $1 AND id = $2 FOR UPDATE`, op.w.SurveyID, op.w.ID)
 		}
 	}
 	if b.Len() == 0 {
@@ -63,7 +74,7 @@ func (s *Store) lockTaken(ctx context.Context, conn querier, ops []*writeOp) err
 		if op.event != nil || op.created {
 			continue
 		}
-		old, err := scanResponse(br.QueryRow())
+		old, err := scanResponse(withSegments{br.QueryRow(), &op.oldGen, &op.oldBuckets})
 		switch {
 		case errors.Is(err, pgx.ErrNoRows): // deleted since the insert found it
 			op.err = s.mapErr(err, "put response "+op.w.ID)
@@ -77,7 +88,7 @@ func (s *Store) lockTaken(ctx context.Context, conn querier, ops []*writeOp) err
 }
 
 // queueCreated adds a new response's follow-ups; it reports whether it scheduled a delivery.
-func (s *Store) queueCreated(b *pgx.Batch, f *followUps, op *writeOp) bool {
+func (s *Store) queueCreated(b *pgx.Batch, f *followUps, sb *segBatch, op *writeOp) bool {
 	w, sv := op.w, op.sv
 	op.resp = store.Response{ID: w.ID, SurveyID: w.SurveyID, Respondent: w.Respondent, Data: op.data, Metadata: op.meta,
 		Telemetry: w.Telemetry, Language: w.Language, Finished: w.Finished, CreatedAt: sqlrow.FromMS(op.at), UpdatedAt: sqlrow.FromMS(op.at)}
@@ -85,7 +96,13 @@ func (s *Store) queueCreated(b *pgx.Batch, f *followUps, op *writeOp) bool {
 	if w.Finished {
 		f.tally(w.SurveyID).finished++
 	}
-	addChanges(f.ratings, w.SurveyID, store.ResponseCounts(&sv.Definition, w.Data, w.Finished), op.at, 1)
+	counts := store.ResponseCounts(&sv.Definition, w.Data, w.Finished)
+	addChanges(f.ratings, w.SurveyID, counts, op.at, 1)
+	if sg := sb.teams[sv.TeamID]; len(sg.Segments) > 0 {
+		mark := sb.mark(sv, w)
+		addChanges(f.ratings, w.SurveyID, store.SegmentCounts(mark, counts), op.at, 1)
+		b.Queue(`UPDATE responses SET seg_gen = $1, seg_buckets = $2 WHERE survey_id = $3 AND id = $4`, mark.Gen, store.EncodeMark(mark), w.SurveyID, w.ID)
+	}
 	if sv.WebhookURL == "" || w.Imported {
 		return false
 	}
@@ -97,7 +114,7 @@ func (s *Store) queueCreated(b *pgx.Batch, f *followUps, op *writeOp) bool {
 
 // queueUpdated replaces the answers of an existing response of the same respondent; an
 // imported write changes nothing.
-func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
+func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, sb *segBatch, op *writeOp) {
 	w, sv, old := op.w, op.sv, *op.old
 	switch {
 	case w.Imported:
@@ -112,15 +129,25 @@ func (s *Store) queueUpdated(b *pgx.Batch, f *followUps, op *writeOp) {
 		op.err = fmt.Errorf("put response %s: %w", w.ID, err)
 		return
 	}
+	sg := sb.teams[sv.TeamID]
+	oldMark, err := storedMark(sg.Gen, op.oldGen, op.oldBuckets)
+	if err != nil {
+		op.err = fmt.Errorf("put response %s: %w", w.ID, err)
+		return
+	}
+	mark := sb.mark(sv, w)
 	finished := old.Finished || w.Finished // a finished response stays finished
-	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5, texts = $6, language = $7 WHERE survey_id = $8 AND id = $9`,
-		op.data, op.meta, w.Telemetry, op.at, finished, textsParam(op.texts), w.Language, w.SurveyID, w.ID)
+	b.Queue(`UPDATE responses SET data = $1, metadata = $2, telemetry = $3, updated_at = $4, finished = $5, texts = $6, language = $7,
+		seg_gen = $10, seg_buckets = $11 WHERE survey_id = $8 AND id = $9`,
+		op.data, op.meta, w.Telemetry, op.at, finished, textsParam(op.texts), w.Language, w.SurveyID, w.ID, mark.Gen, store.EncodeMark(mark))
 	if finished && !old.Finished {
 		f.tally(w.SurveyID).finished++
 	}
 	f.touch(w.SurveyID, w.Respondent, responded, op.at)
 	// The scores move in the rollups, which stay on the response's creation time.
-	gone, added := sqlrow.Changed(oldCounts, store.ResponseCounts(&sv.Definition, w.Data, finished))
+	newCounts := store.ResponseCounts(&sv.Definition, w.Data, finished)
+	gone, added := sqlrow.Changed(slices.Concat(oldCounts, store.SegmentCounts(oldMark, oldCounts)),
+		slices.Concat(newCounts, store.SegmentCounts(mark, newCounts)))
 	addChanges(f.ratings, w.SurveyID, gone, sqlrow.MS(old.CreatedAt), -1)
 	addChanges(f.ratings, w.SurveyID, added, sqlrow.MS(old.CreatedAt), 1)
 	if sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {

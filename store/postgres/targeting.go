@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,14 +36,17 @@ func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*stor
 		if err != nil {
 			return err
 		}
+		before := st
+		before.Segments = slices.Clone(st.Segments)
 		if fnErr = fn(&st); fnErr != nil {
 			return fnErr
 		}
+		segments := sqlrow.SettingsChange(before, &st)
 		var at int64
-		err = tx.QueryRow(ctx, `INSERT INTO team_settings (team_id, cooldown_days, updated_at) VALUES ($1, $2, $3)
-			ON CONFLICT (team_id) DO UPDATE SET cooldown_days = excluded.cooldown_days,
-				updated_at = GREATEST(excluded.updated_at, team_settings.updated_at + 1)
-			RETURNING updated_at`, teamID, st.CooldownDays, time.Now().UnixMilli()).Scan(&at)
+		err = tx.QueryRow(ctx, `INSERT INTO team_settings (team_id, cooldown_days, segments, segments_gen, updated_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (team_id) DO UPDATE SET cooldown_days = excluded.cooldown_days, segments = excluded.segments,
+				segments_gen = excluded.segments_gen, updated_at = GREATEST(excluded.updated_at, team_settings.updated_at + 1)
+			RETURNING updated_at`, teamID, st.CooldownDays, segments, st.SegmentsGeneration, time.Now().UnixMilli()).Scan(&at)
 		if err != nil {
 			return err
 		}

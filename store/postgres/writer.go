@@ -42,8 +42,11 @@ type writeOp struct {
 	resp    store.Response
 	created bool
 	old     *store.Response // the stored response, when the id was taken
-	err     error
-	done    chan struct{}
+	// oldGen and oldBuckets are the stored response's segment mark (store.EncodeMark).
+	oldGen     int64
+	oldBuckets string
+	err        error
+	done       chan struct{}
 }
 
 // startWriters starts the writer goroutines that opts ask for; Close stops them.
@@ -221,14 +224,15 @@ func (s *Store) transact(ctx context.Context, ops []*writeOp) error {
 		for _, op := range ops {
 			op.resp, op.created, op.old, op.err = store.Response{}, false, nil, nil
 		}
-		if err := insertWrites(ctx, conn, ops); err != nil {
+		sb, err := insertWrites(ctx, conn, ops)
+		if err != nil {
 			return err
 		}
 		if err := s.lockTaken(ctx, conn, ops); err != nil {
 			return err
 		}
 		var b pgx.Batch
-		s.queueFollowUps(&b, rowOf(conn), ops)
+		s.queueFollowUps(&b, rowOf(conn), sb, ops)
 		b.Queue(`COMMIT`)
 		return conn.SendBatch(ctx, &b).Close()
 	})
@@ -238,7 +242,7 @@ func (s *Store) transact(ctx context.Context, ops []*writeOp) error {
 // (for a response: its update when the id was taken, its webhook delivery), and the counters,
 // histories and count changes of them all; and settles each write's outcome, which holds once the
 // batch commits.
-func (s *Store) queueFollowUps(b *pgx.Batch, row int, ops []*writeOp) {
+func (s *Store) queueFollowUps(b *pgx.Batch, row int, sb *segBatch, ops []*writeOp) {
 	f := newFollowUps()
 	notify := false
 	var people []string // whose targeting history changed: a view, a dismissal, a first response
@@ -249,11 +253,14 @@ func (s *Store) queueFollowUps(b *pgx.Batch, row int, ops []*writeOp) {
 			f.event(*op.event)
 			people = append(people, op.event.Respondent)
 		case op.created:
-			notify = s.queueCreated(b, f, op) || notify
+			notify = s.queueCreated(b, f, sb, op) || notify
 			people = append(people, op.w.Respondent)
 		default:
-			s.queueUpdated(b, f, op)
+			s.queueUpdated(b, f, sb, op)
 		}
+	}
+	if sb != nil {
+		sb.queueAdded(b)
 	}
 	s.logged(f.queue(b, row))
 	if notify {

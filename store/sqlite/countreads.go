@@ -201,6 +201,9 @@ func (s *Store) addStoredCounts(ctx context.Context, tx *sql.Tx, counts map[int]
 	if err != nil {
 		return err
 	}
+	if _, _, _, _, ok := store.ParseSegmentKey(key); ok {
+		return s.addSegmentCounts(ctx, tx, counts, sign, sv, key, lo, hi)
+	}
 	rows, err := tx.QueryContext(ctx, `SELECT data, finished FROM responses WHERE survey_id = ? AND created_at >= ? AND created_at < ?`,
 		surveyID, lo, hi)
 	if err != nil {

@@ -40,9 +40,11 @@ func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (string, 
 		created    int64
 		data       []byte
 		finished   bool
+		gen        int64
+		buckets    string
 	)
-	err := tx.QueryRow(`DELETE FROM responses WHERE survey_id = ? AND id = ? RETURNING respondent, created_at, data, finished`,
-		sv.ID, id).Scan(&respondent, &created, &data, &finished)
+	err := tx.QueryRow(`DELETE FROM responses WHERE survey_id = ? AND id = ? RETURNING respondent, created_at, data, finished, seg_gen, seg_buckets`,
+		sv.ID, id).Scan(&respondent, &created, &data, &finished, &gen, &buckets)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -52,6 +54,18 @@ func (s *Store) deleteResponse(tx *sql.Tx, sv store.Survey, id string) (string, 
 	counts, err := sqlrow.StoredCounts(&s.answers, &sv.Definition, data, finished)
 	if err != nil {
 		return "", fmt.Errorf("delete response %s: %w", id, err)
+	}
+	if gen != 0 {
+		// Its segment counts are taken out when they still count: in its team's generation.
+		sg, err := segmentationIn(tx, sv.TeamID)
+		if err != nil {
+			return "", err
+		}
+		mark, err := storedMark(sg.Gen, gen, buckets)
+		if err != nil {
+			return "", fmt.Errorf("delete response %s: %w", id, err)
+		}
+		counts = append(counts, store.SegmentCounts(mark, counts)...)
 	}
 	for _, c := range counts {
 		s.op.rating(sv.ID, c.Key, c.N, created, -1)

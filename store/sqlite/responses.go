@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/store/internal/rollup"
@@ -34,15 +35,24 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 	)
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		created = false
-		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts, language)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
-			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished, nullText(texts), w.Language)
+		sg, err := segmentationIn(tx, sv.TeamID)
+		if err != nil {
+			return err
+		}
+		mark, err := s.markIn(tx, sg, w.SurveyID, &sv.Definition, w.Data, w.Metadata, w.Language)
+		if err != nil {
+			return fmt.Errorf("put response %s: %w", w.ID, err)
+		}
+		buckets := store.EncodeMark(mark)
+		res, err := tx.Exec(`INSERT INTO responses (survey_id, id, respondent, data, metadata, telemetry, created_at, updated_at, finished, texts, language, seg_gen, seg_buckets)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (survey_id, id) DO NOTHING`,
+			w.SurveyID, w.ID, w.Respondent, data, meta, w.Telemetry, at, at, w.Finished, nullText(texts), w.Language, mark.Gen, buckets)
 		if err != nil {
 			return s.mapErr(err, "put response "+w.ID)
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			created = true
-			resp, err = s.createdResponse(tx, w, data, meta, at, sv, sc)
+			resp, err = s.createdResponse(tx, w, data, meta, at, sv, slices.Concat(sc, store.SegmentCounts(mark, sc)))
 			return err
 		}
 		var (
@@ -50,9 +60,11 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 			oldCreated    int64
 			oldData       []byte
 			oldFinished   bool
+			oldGen        int64
+			oldBuckets    string
 		)
-		err = tx.QueryRow(`SELECT respondent, created_at, data, finished FROM responses WHERE survey_id = ? AND id = ?`,
-			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData, &oldFinished)
+		err = tx.QueryRow(`SELECT respondent, created_at, data, finished, seg_gen, seg_buckets FROM responses WHERE survey_id = ? AND id = ?`,
+			w.SurveyID, w.ID).Scan(&oldRespondent, &oldCreated, &oldData, &oldFinished, &oldGen, &oldBuckets)
 		switch {
 		case err != nil:
 			return s.mapErr(err, "put response "+w.ID)
@@ -66,12 +78,18 @@ func (s *Store) PutResponse(ctx context.Context, w store.ResponseWrite) (store.R
 		if err != nil {
 			return fmt.Errorf("put response %s: %w", w.ID, err)
 		}
+		oldMark, err := storedMark(sg.Gen, oldGen, oldBuckets)
+		if err != nil {
+			return fmt.Errorf("put response %s: %w", w.ID, err)
+		}
 		// The counts of a finished response stay finished, as the response does.
 		now := sc
 		if oldFinished && !w.Finished {
 			now = store.ResponseCounts(&sv.Definition, w.Data, true)
 		}
-		resp, err = s.updateResponse(tx, w, data, meta, texts, at, oldCreated, oldFinished, old, now)
+		old = slices.Concat(old, store.SegmentCounts(oldMark, old))
+		now = slices.Concat(now, store.SegmentCounts(mark, now))
+		resp, err = s.updateResponse(tx, w, data, meta, texts, at, oldCreated, oldFinished, old, now, mark)
 		if err == nil && sv.WebhookURL != "" && sv.WebhookWaitSeconds > 0 {
 			err = s.postponeDelivery(tx, sv, w, at, resp.Finished)
 		}
@@ -114,12 +132,13 @@ func (s *Store) createdResponse(tx *sql.Tx, w store.ResponseWrite, data, meta []
 		Telemetry: w.Telemetry, Language: w.Language, Finished: w.Finished, CreatedAt: t, UpdatedAt: t}, nil
 }
 
-// updateResponse replaces a response's answers, moving its scores in the rollups (which stay on
-// the response's creation time) from old to sc.
-func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta, texts []byte, at, createdAt int64, wasFinished bool, old, sc []store.Count) (store.Response, error) {
+// updateResponse replaces a response's answers and segment mark, moving its scores in the
+// rollups (which stay on the response's creation time) from old to sc.
+func (s *Store) updateResponse(tx *sql.Tx, w store.ResponseWrite, data, meta, texts []byte, at, createdAt int64, wasFinished bool, old, sc []store.Count, mark store.SegmentMark) (store.Response, error) {
 	finished := wasFinished || w.Finished // a finished response stays finished
-	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ?, texts = ?, language = ? WHERE survey_id = ? AND id = ?`,
-		data, meta, w.Telemetry, at, finished, nullText(texts), w.Language, w.SurveyID, w.ID)
+	_, err := tx.Exec(`UPDATE responses SET data = ?, metadata = ?, telemetry = ?, updated_at = ?, finished = ?, texts = ?, language = ?,
+		seg_gen = ?, seg_buckets = ? WHERE survey_id = ? AND id = ?`,
+		data, meta, w.Telemetry, at, finished, nullText(texts), w.Language, mark.Gen, store.EncodeMark(mark), w.SurveyID, w.ID)
 	if err != nil {
 		return store.Response{}, s.mapErr(err, "update response "+w.ID)
 	}

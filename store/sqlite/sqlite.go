@@ -125,6 +125,9 @@ type Store struct {
 	// answers decodes the stored answers whose counts a write changes; only the writer
 	// goroutine uses it.
 	answers answerjson.Reader
+	// named holds segment values known to be counted by name (see markIn); only the writer
+	// goroutine uses it.
+	named namedValues
 	// opPool recycles write ops with their reply channels: two allocations fewer per write.
 	opPool   sync.Pool
 	onCommit func(writes int, took time.Duration)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/svc-feedback/svc/store"
@@ -31,14 +32,17 @@ func (s *Store) ModifySettings(ctx context.Context, teamID string, fn func(*stor
 		if err != nil {
 			return s.mapErr(err, "settings of team "+teamID)
 		}
+		before := st
+		before.Segments = slices.Clone(st.Segments)
 		if err := fn(&st); err != nil {
 			return err
 		}
+		segments := sqlrow.SettingsChange(before, &st)
 		var at int64
-		err = tx.QueryRow(`INSERT INTO team_settings (team_id, cooldown_days, updated_at) VALUES (?, ?, ?)
-			ON CONFLICT (team_id) DO UPDATE SET cooldown_days = excluded.cooldown_days,
-				updated_at = MAX(excluded.updated_at, team_settings.updated_at + 1)
-			RETURNING updated_at`, teamID, st.CooldownDays, time.Now().UnixMilli()).Scan(&at)
+		err = tx.QueryRow(`INSERT INTO team_settings (team_id, cooldown_days, segments, segments_gen, updated_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (team_id) DO UPDATE SET cooldown_days = excluded.cooldown_days, segments = excluded.segments,
+				segments_gen = excluded.segments_gen, updated_at = MAX(excluded.updated_at, team_settings.updated_at + 1)
+			RETURNING updated_at`, teamID, st.CooldownDays, segments, st.SegmentsGeneration, time.Now().UnixMilli()).Scan(&at)
 		if err != nil {
 			return s.mapErr(err, "settings of team "+teamID)
 		}

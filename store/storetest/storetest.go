@@ -44,6 +44,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PeriodCounts", testPeriodCounts},
 		{"AnswerCounts", testAnswerCounts},
 		{"CountsThroughBurst", testCountsThroughBurst},
+		{"SegmentCounts", testSegmentCounts},
+		{"SegmentFill", testSegmentFill},
 		{"Import", testImport},
 		{"ImportConcurrent", testImportConcurrent},
 		{"Outbox", testOutbox},

@@ -36,7 +36,7 @@ func targeter(t *testing.T, s store.Store) store.Targeter {
 func testSettings(t *testing.T, s store.Store) {
 	tg, ctx := targeter(t, s), t.Context()
 	mustTeam(t, s, "a")
-	if st, err := tg.Settings(ctx, "a"); err != nil || st != (store.TeamSettings{}) {
+	if st, err := tg.Settings(ctx, "a"); err != nil || !gocmp.Equal(st, store.TeamSettings{}) {
 		t.Fatalf("new team's settings: %+v, %v", st, err)
 	}
 	if _, err := tg.Settings(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/svc-feedback/svc/internal/answerjson"
@@ -177,7 +178,7 @@ func NullMS(t *time.Time) *int64 {
 // whose placeholder for the team is p1; its row scans with ScanSettings. A team that does not
 // exist has no row.
 func SettingsSQL(p1 string) string {
-	return `SELECT COALESCE(ts.cooldown_days, 0), ts.updated_at FROM teams AS t
+	return `SELECT COALESCE(ts.cooldown_days, 0), COALESCE(ts.segments, ''), COALESCE(ts.segments_gen, 0), ts.updated_at FROM teams AS t
 		LEFT JOIN team_settings AS ts ON ts.team_id = t.id WHERE t.id = ` + p1
 }
 
@@ -185,13 +186,35 @@ func SettingsSQL(p1 string) string {
 func ScanSettings(row Scanner) (store.TeamSettings, error) {
 	var st store.TeamSettings
 	var updated *int64
-	if err := row.Scan(&st.CooldownDays, &updated); err != nil {
+	var segments string
+	if err := row.Scan(&st.CooldownDays, &segments, &st.SegmentsGeneration, &updated); err != nil {
 		return store.TeamSettings{}, err
+	}
+	if segments != "" {
+		if err := json.Unmarshal([]byte(segments), &st.Segments); err != nil {
+			return store.TeamSettings{}, fmt.Errorf("stored segments: %w", err)
+		}
 	}
 	if updated != nil {
 		st.UpdatedAt = FromMS(*updated)
 	}
 	return st, nil
+}
+
+// SettingsChange is what ModifySettings stores of settings changed from before to after: the
+// segments as stored (a JSON array, "" for none) and their generation, moved forward by one
+// when they changed.
+func SettingsChange(before store.TeamSettings, after *store.TeamSettings) string {
+	after.SegmentsGeneration = before.SegmentsGeneration
+	if !slices.Equal(before.Segments, after.Segments) {
+		after.SegmentsGeneration++
+	}
+	if len(after.Segments) == 0 {
+		after.Segments = nil
+		return ""
+	}
+	b, _ := json.Marshal(after.Segments) // strings always marshal
+	return string(b)
 }
 
 // RulesVersionSQL reads what store.RulesVersioner's version is made of, p1 the team's id:

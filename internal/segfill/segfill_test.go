@@ -1,0 +1,71 @@
+package segfill
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/svc-feedback/svc/store"
+)
+
+// fakeCounter fills a team's total responses a batch a call, failing the calls it is told to.
+type fakeCounter struct {
+	store.SegmentCounter
+	mu       sync.Mutex
+	done     map[string]int64
+	total    int64
+	failures int
+	calls    int
+	complete chan string
+}
+
+func (f *fakeCounter) progress(team string) store.SegmentsFill {
+	if f.done[team] >= f.total {
+		return store.SegmentsFill{State: store.FillComplete, Done: f.total, Total: f.total}
+	}
+	return store.SegmentsFill{State: store.FillFilling, Done: f.done[team], Total: f.total, Surveys: 1}
+}
+
+func (f *fakeCounter) SegmentsProgress(_ context.Context, team string) (store.SegmentsFill, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.progress(team), nil
+}
+
+func (f *fakeCounter) FillSegments(_ context.Context, team string, limit int) (store.SegmentsFill, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	if f.failures > 0 {
+		f.failures--
+		return store.SegmentsFill{}, errors.New("the database is away")
+	}
+	f.done[team] = min(f.total, f.done[team]+int64(limit))
+	p := f.progress(team)
+	if p.State == store.FillComplete {
+		f.complete <- team
+	}
+	return p, nil
+}
+
+// A notified team is filled batch by batch until complete, through a failure on the way.
+func TestFillerFillsNotifiedTeams(t *testing.T) {
+	fc := &fakeCounter{done: map[string]int64{}, total: 3*Batch + 7, failures: 1, complete: make(chan string, 2)}
+	f := New(fc, slog.New(slog.DiscardHandler))
+	f.retry = 0
+	f.Start()
+	f.Notify("a")
+	f.Notify("b")
+	got := map[string]bool{<-fc.complete: true, <-fc.complete: true}
+	if err := f.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if !got["a"] || !got["b"] {
+		t.Errorf("teams filled: %v, want a and b", got)
+	}
+	if fc.calls != 2*4+1 { // four batches each, and the failed call
+		t.Errorf("FillSegments calls = %d, want 9", fc.calls)
+	}
+}
