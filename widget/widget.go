@@ -12,7 +12,9 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"sync"
 )
@@ -22,6 +24,11 @@ var dist embed.FS
 
 // Script is the name of the widget's script; the other files are loaded by it when needed.
 const Script = "widget.js"
+
+// Editor is the name of the console's editor script (built from src/editor/), which the console
+// serves to its survey editor. It is not one of Files: svc's handler does not serve it to the
+// app's pages.
+const Editor = "editor.js"
 
 // File is one built file of the widget.
 type File struct {
@@ -37,10 +44,38 @@ type File struct {
 	GzipETag string
 }
 
-// Files returns every built file of the widget by name. They are read and compressed once,
-// the first time, and shared: callers must not change them.
-func Files() (map[string]File, error) { return files() }
+// Files returns every built file of the widget by name, the console's editor left out. They
+// are read and compressed once, the first time, and shared: callers must not change them.
+func Files() (map[string]File, error) { return public() }
 
+// public are the files the widget is made of: every built file but the console's editor.
+var public = sync.OnceValues(func() (map[string]File, error) {
+	all, err := files()
+	if err != nil {
+		return nil, err
+	}
+	out := maps.Clone(all)
+	delete(out, Editor)
+	return out, nil
+})
+
+// EditorScript returns the console's editor script (Editor): it makes the console's survey
+// editor change the form in place, follow it in the preview as it is typed, and ask before
+// answers or unsaved changes are lost. It is read once, the first time, and shared: callers must
+// not change it.
+func EditorScript() (File, error) {
+	all, err := files()
+	if err != nil {
+		return File{}, err
+	}
+	f, ok := all[Editor]
+	if !ok {
+		return File{}, fmt.Errorf("widget: %s was not built: %w", Editor, fs.ErrNotExist) // a defect of the build
+	}
+	return f, nil
+}
+
+// files reads every built file, the editor's among them; Files leaves the editor out.
 var files = sync.OnceValues(readFiles)
 
 func readFiles() (map[string]File, error) {

@@ -3,7 +3,6 @@ package console
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -16,7 +15,7 @@ import (
 // Display rules in the editor (docs/api.md#display-rules): who svc shows the survey to by
 // itself, on which pages, how often and when. Each list is rows of fields, a rule a row, each
 // added and removed by a button that works without script; the times are shown in the browser's
-// time zone, named beside them, and stored in UTC (see pages/times.js).
+// time zone, named beside them, and stored in UTC (the editor's script: widget/src/editor).
 
 // editDisplay is a survey's display rules as the form shows them: every value as typed.
 type editDisplay struct {
@@ -404,12 +403,4 @@ func typed(s string) any {
 		return n
 	}
 	return s
-}
-
-// timesScript serves pages/times.js, the editor's one script of its own besides the preview's:
-// it shows the times in the browser's zone and names it (the editor works without it, in UTC).
-func (rs *Results) timesScript(w http.ResponseWriter, r *http.Request) {
-	b, _ := resultsFiles.ReadFile("pages/times.js")
-	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	w.Write(b)
 }

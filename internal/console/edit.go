@@ -1,9 +1,7 @@
 package console
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/svc-feedback/svc/store"
 	"github.com/svc-feedback/svc/survey"
-	"github.com/svc-feedback/svc/widget"
 )
 
 // The survey editor of the console: the survey's title and description, and each
@@ -59,6 +56,12 @@ type editView struct {
 	Conflict  bool
 	// Publishing says the form's Publish asked to save first: the confirmation then publishes.
 	Publishing bool
+	// Asked are the ids of the questions with answers whose removal or new type the person
+	// agreed to in the page's dialog (the editor's script): Save does not ask again for them.
+	Asked []string
+	// Unsaved says the page shows a form posted, not the survey as stored: leaving it asks
+	// first (the editor's script).
+	Unsaved bool
 }
 
 func (rs *Results) editPage(w http.ResponseWriter, r *http.Request) {
@@ -109,6 +112,7 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 	v := rs.newEditView(sv)
 	v.Version, v.Title, v.Description, v.Questions = f.Get("version"), f.Get("title"), f.Get("description"), formQuestions(f)
 	v.Base = f.Get("base") // as the form was first shown: none, and a stale save is refused
+	v.Asked = f["asked"][:min(len(f["asked"]), survey.MaxQuestions)]
 	v.ConfirmTitle, v.ConfirmText, v.ConfirmButton = f.Get("confirmTitle"), f.Get("confirmText"), f.Get("confirmButton")
 	v.Back, v.BackLabel = f.Get("back") == "on", f.Get("backLabel")
 	v.Display, v.WebhookURL, v.WebhookWait = formDisplay(f), strings.TrimSpace(f.Get("webhookUrl")), f.Get("webhookWait")
@@ -138,7 +142,7 @@ func (rs *Results) edit(w http.ResponseWriter, r *http.Request) {
 			v.Notices = append(v.Notices, notice)
 		}
 	case action == "preview":
-		rs.preview(w, sv, &v)
+		rs.preview(sv, &v)
 	case action == "rotate-secret":
 		if rs.rotateSecret(w, r, &v) {
 			return
@@ -267,7 +271,7 @@ func (rs *Results) saving(r *http.Request, sv store.Survey, v *editView, anyway 
 		v.Notices = append(v.Notices, "Someone else changed this survey meanwhile: their changes are merged into yours here.")
 	}
 	if !anyway {
-		if v.Confirm = rs.losesAnswers(r.Context(), sv, def); len(v.Confirm) > 0 {
+		if v.Confirm = rs.losesAnswers(r.Context(), sv, def, v.Asked); len(v.Confirm) > 0 {
 			return def, 0, false, false
 		}
 	}
@@ -337,34 +341,47 @@ func (rs *Results) placeError(v *editView, err error) {
 	v.Error = msg
 }
 
-// losesAnswers names the stored questions with answers that def removes or gives another type.
-func (rs *Results) losesAnswers(ctx context.Context, sv store.Survey, def survey.Definition) []string {
-	counts, err := rs.store.Counts(ctx, sv.ID, []string{store.AnsweredKey}, sv.CreatedAt, rs.now().Add(time.Hour))
+// losesAnswers names the stored questions with answers that def removes or gives another type,
+// but those the person was asked about already (asked, their ids).
+func (rs *Results) losesAnswers(ctx context.Context, sv store.Survey, def survey.Definition, asked []string) []string {
+	counts, err := rs.answerCounts(ctx, sv)
 	if err != nil {
 		return nil // the save goes on; the question was asked in good faith
 	}
 	var out []string
 	for _, old := range sv.Questions {
-		if counts[store.AnsweredKey][old.Position] == 0 {
+		n := counts[old.ID]
+		if n == 0 || slices.Contains(asked, old.ID) {
 			continue
 		}
 		i := slices.IndexFunc(def.Questions, func(q survey.Question) bool { return q.ID == old.ID })
 		switch {
 		case i < 0:
-			out = append(out, fmt.Sprintf("“%s” has %d answers and would be removed.", old.Title, counts[store.AnsweredKey][old.Position]))
+			out = append(out, fmt.Sprintf("“%s” has %s and would be removed.", old.Title, answersCount(n)))
 		case def.Questions[i].Type() != old.Type():
-			out = append(out, fmt.Sprintf("“%s” has %d answers and would become another type of question.", old.Title, counts[store.AnsweredKey][old.Position]))
+			out = append(out, fmt.Sprintf("“%s” has %s and would become another type of question.", old.Title, answersCount(n)))
 		}
 	}
 	return out
 }
 
 func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView) {
+	if v.PreviewJSON == "" {
+		v.PreviewJSON = v.previewJSON() // beside the form from the start, when it can be shown
+	}
+	// Each question's answers, for the page's script to ask before removing or retyping one
+	// that has some; without them (the store failing) it does not ask, and Save still does.
+	counts, err := rs.answerCounts(r.Context(), v.Survey)
+	if err != nil {
+		rs.log.WarnContext(r.Context(), "console: the editor cannot count answers", "err", err)
+	}
 	for i := range v.Questions {
 		v.Questions[i].N, v.Questions[i].First, v.Questions[i].Last = i+1, i == 0, i == len(v.Questions)-1
+		v.Questions[i].Answers = counts[v.Questions[i].ID]
 		routingChoices(v.Questions, i)
 		v.Questions[i].Displays = choicesOf(ratingDisplays, v.Questions[i].Display)
 	}
+	v.Unsaved = r.Method == http.MethodPost && v.unsaved()
 	v.Display.Recontacts = choicesOf(recontacts, v.Display.Recontact)
 	if r.Method == http.MethodGet {
 		v.Notices = append(v.Notices, rs.savedNotices(r, v.Survey)...) // lifecycle.go
@@ -376,47 +393,8 @@ func (rs *Results) renderEdit(w http.ResponseWriter, r *http.Request, v editView
 	if v.Stale || v.Conflict || v.Error != "" || len(v.Confirm) > 0 {
 		status = http.StatusUnprocessableEntity
 	}
-	w.Header().Set("Content-Security-Policy", previewCSP) // the editor's own scripts: pages/times.js
+	w.Header().Set("Content-Security-Policy", previewCSP) // the editor's own script, and the widget's
 	rs.renderStatus(w, r, status, "edit.html", v)
-}
-
-// preview shows the form's survey, unsaved, in the real widget beside the form: v says why
-// not when the survey is not valid.
-func (rs *Results) preview(w http.ResponseWriter, sv store.Survey, v *editView) {
-	def, err := v.definition(sv)
-	if err == nil {
-		err = def.Validate()
-	}
-	if err != nil {
-		rs.placeError(v, err)
-		return
-	}
-	def.Display = nil // as the public view leaves the team's rules out
-	b, err := json.Marshal(def)
-	if err != nil {
-		v.Error = err.Error()
-		return
-	}
-	v.PreviewJSON = string(b)
-	w.Header().Set("Content-Security-Policy", previewCSP)
-}
-
-func (rs *Results) widgetScript(w http.ResponseWriter, r *http.Request) {
-	files, err := widget.Files()
-	if err != nil {
-		rs.fail(w, r, err)
-		return
-	}
-	f := files[widget.Script]
-	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	w.Header().Set("ETag", f.ETag)
-	http.ServeContent(w, r, widget.Script, time.Time{}, bytes.NewReader(f.Content))
-}
-
-func (rs *Results) previewScript(w http.ResponseWriter, r *http.Request) {
-	b, _ := resultsFiles.ReadFile("pages/preview.js")
-	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	w.Write(b)
 }
 
 // webhook checks the form's webhook URL and wait, and returns the wait.

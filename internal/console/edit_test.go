@@ -216,7 +216,7 @@ func TestEditor(t *testing.T) {
 		t.Fatal("Remove question left it")
 	}
 	rec = ed.press("save")
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "has 1 answers and would be removed") || stored().Questions[0].ID != "nps" {
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "has 1 answer and would be removed") || stored().Questions[0].ID != "nps" {
 		t.Fatalf("removing an answered question: %d\n%s", rec.Code, rec.Body)
 	}
 	e.clock.Advance(time.Second)

@@ -396,15 +396,15 @@ func TestEditorTimes(t *testing.T) {
 	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") || !strings.Contains(csp, "default-src 'none'") {
 		t.Errorf("the editor's policy: %q", csp)
 	}
-	if !strings.Contains(body, `<script src="../../times.js"></script>`) || strings.Contains(body, "<script>") || strings.Contains(body, "style=") {
-		t.Error("the editor does not load its times' script, or has inline script or style")
+	if !strings.Contains(body, `<script src="../../editor.js"></script>`) || strings.Contains(body, "<script>") || strings.Contains(body, "style=") {
+		t.Error("the editor does not load its script, or has inline script or style")
 	}
 	if !strings.Contains(body, `<span class="zone" id="d-starts-zone">UTC</span>`) || ed.form.Get("d.startsOffset") != "0" {
 		t.Errorf("the times' zone as served: %q", ed.form.Get("d.startsOffset"))
 	}
-	r := httptestGet(ed, "/times.js")
+	r := httptestGet(ed, "/editor.js")
 	if r.Code != 200 || !strings.HasPrefix(r.Header().Get("Content-Type"), "text/javascript") || !strings.Contains(r.Body.String(), "getTimezoneOffset") {
-		t.Errorf("times.js: %d %q", r.Code, r.Header().Get("Content-Type"))
+		t.Errorf("editor.js: %d %q", r.Code, r.Header().Get("Content-Type"))
 	}
 
 	// Paris in winter (UTC+01:00), as the script says: 10:00 there is 09:00 UTC.

@@ -20,16 +20,19 @@ import (
 
 // editQuestion is a question as the form shows it.
 type editQuestion struct {
-	N                    int // 1-based
-	ID, JSON, Title      string
-	Description, Button  string
-	Placeholder          string // an open-ended question's
-	Type                 string
-	Required             bool
-	Options              []editOption // a select question's options, a row each
-	Scale                int          // a rating's
-	Error                string       // the save's complaint about this question
-	First, Last, Answers bool         // Answers: it has answers stored
+	N                   int // 1-based
+	ID, JSON, Title     string
+	Description, Button string
+	Placeholder         string // an open-ended question's
+	Type                string
+	Required            bool
+	Options             []editOption // a select question's options, a row each
+	Scale               int          // a rating's
+	Error               string       // the save's complaint about this question
+	First, Last         bool
+	// Answers is how many answers are stored for it, for the page's script to ask before
+	// removing it or changing its type.
+	Answers int
 	// Rules are its routing rules, Next where the rest go (see routingform.go).
 	Rules       []editRule
 	Next        string
@@ -68,12 +71,27 @@ type editOption struct {
 // ratingDisplays are the ways a rating is shown, with their names for people.
 var ratingDisplays = []struct{ Value, Label string }{
 	{"number", "Numbers"}, {"star", "Stars"}, {survey.DisplayNPS, "Net Promoter Score, 0 to 10"}, {"emoji", "Faces"},
+	{survey.DisplayCES, "Customer effort, 1 to 7"}, {survey.DisplayThumbs, "Thumbs up or down (scale 2)"},
 }
 
 // questionTypes are the types the form offers, with their names for people.
 var questionTypes = []struct{ Value, Label string }{
 	{survey.TypeRating, "Rating"}, {survey.TypeSingleSelect, "Single choice"}, {survey.TypeMultiSelect, "Multiple choice"},
 	{survey.TypeOpenEnded, "Open text"}, {survey.TypeStatement, "Statement"}, {survey.TypeBugReport, "Bug report"},
+	{survey.TypeMatrix, "Matrix"}, {survey.TypeRanking, "Ranking"}, {survey.TypeDate, "Date"},
+	{survey.TypeConsent, "Consent"}, {survey.TypeCTA, "Call to action"}, {survey.TypeContact, "Contact details"},
+}
+
+// MoreType reports whether the question is of a type whose own settings (a matrix's rows and
+// columns, a ranking's options, a date's bounds, a consent's label, a call to action's link, a
+// contact's fields) the form does not show yet: they are kept as stored, or as the type's
+// defaults for a new question, and changed through the management API.
+func (e editQuestion) MoreType() bool {
+	switch e.Type {
+	case survey.TypeMatrix, survey.TypeRanking, survey.TypeDate, survey.TypeConsent, survey.TypeCTA, survey.TypeContact:
+		return true
+	}
+	return false
 }
 
 // newQuestionJSON is a new question of a type, with the defaults a person would leave out.
@@ -85,6 +103,12 @@ func newQuestionJSON(id, typ string) string {
 		survey.TypeOpenEnded:    `{"type":"open-ended"}`,
 		survey.TypeStatement:    `{"type":"statement"}`,
 		survey.TypeBugReport:    `{"type":"bug-report","enableScreenshot":true,"enableRecording":false}`,
+		survey.TypeMatrix:       `{"type":"matrix","rows":[{"value":"First"},{"value":"Second"}],"columns":[{"value":"No"},{"value":"Yes"}]}`,
+		survey.TypeRanking:      `{"type":"ranking","options":[{"value":"First"},{"value":"Second"}]}`,
+		survey.TypeDate:         `{"type":"date"}`,
+		survey.TypeConsent:      `{"type":"consent","label":"I agree"}`,
+		survey.TypeCTA:          `{"type":"cta","buttonLabel":"Learn more"}`,
+		survey.TypeContact:      `{"type":"contact","fields":[{"id":"email","required":true}]}`,
 	}[typ]
 	members := map[string]json.RawMessage{"questions": json.RawMessage(`[{"id":` + strconv.Quote(id) + `,"title":"","properties":` + props + `}]`)}
 	_ = survey.FillDefaults(members)

@@ -51,9 +51,10 @@ var resultsTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 // resultsCSP allows the page its own stylesheet and nothing else: no script, no inline style.
 const resultsCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 
-// previewCSP is the editor's: its own scripts too (its times' zone, and with a preview the
-// widget and the preview's start), still no inline script or style.
-const previewCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+// previewCSP is the editor's: its own scripts too (the widget, for the preview, and the editor's
+// script, which posts the form to the console itself to change it in place), still no inline
+// script or style.
+const previewCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 
 // Config configures the pages. The zero value is usable.
 type Config struct {
@@ -123,6 +124,7 @@ func NewResults(s store.Store, teamID string, cfg Config) *Results {
 	rs.mux.HandleFunc("GET /{$}", rs.list)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}", rs.survey)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/export", rs.export)
+	rs.mux.HandleFunc("GET /surveys/{surveyId}/compare", rs.compare)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/responses/{responseId}", rs.response)
 	rs.mux.HandleFunc("GET /surveys/{surveyId}/answers/{questionId}", rs.answers)
 	rs.mux.HandleFunc("GET /results.css", rs.css)

@@ -42,6 +42,8 @@ type surveyPage struct {
 	Sheets bool
 	// Editable says the page is the console's, which edits surveys.
 	Editable bool
+	// Compare is the link to Compare, the page's filter its segment A.
+	Compare string
 }
 
 // latestPage is how many responses the results page lists at a time.
@@ -89,6 +91,11 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		rs.fail(w, r, err)
 		return
 	}
+	choices, err := report.ReadSegmentChoices(r.Context(), rs.store, sv.ID, rs.maxPageBytes)
+	if err != nil {
+		rs.fail(w, r, err)
+		return
+	}
 	st := report.Filtered(rs.store, sv, f, rs.maxPageBytes)
 	p := surveyPage{Survey: sv, TimeRange: tr, Ranges: append(append([]struct{ Value, Label string }(nil), timeRanges...), quarters(rs.now())...),
 		From: cur.Start.UTC().Format(time.DateOnly), To: cur.End.Add(-time.Millisecond).UTC().Format(time.DateOnly),
@@ -109,6 +116,8 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Previous = &pp
 	}
+	withSegments(&p.Filter, choices, fq)
+	p.Compare = compareLink(sv.ID, tr, fq)
 	p.Extra = extraRange(tr, p.Ranges, cur)
 	p.MaxReach = max(p.Current.Funnel.Views, p.Current.Funnel.Started, 1)
 	if err := rs.latest(r, q, sv, f, cur, &p); err != nil {

@@ -150,12 +150,17 @@ func orDash(v *float64, format func(float64) string) string {
 	return format(*v)
 }
 
-// filterBar is the filter form: a choice per select question, a score range per rating, and
-// finished; with the values the page was asked for.
+// filterBar is the filter form: a choice per select question, a score range per rating, the
+// segments (segments.go) and finished; with the values the page was asked for.
 type filterBar struct {
 	Choices  []filterChoice
 	Ratings  []filterRating
+	Segments []filterSegment
 	Finished string
+	// Prefix goes before every control's name: "a." and "b." for Compare's two segments.
+	Prefix string
+	// Note says where the segments' values come from, when not from every response.
+	Note string
 	// Query is the filter as query parameters, each after an "&", for the page's links
 	// (downloads, pages); Active says a filter is applied.
 	Query  string
@@ -183,7 +188,7 @@ type filterRating struct {
 func filterQuery(q url.Values) url.Values {
 	out := url.Values{}
 	for k, vs := range q {
-		if k != "finished" && k != "language" && !strings.HasPrefix(k, "answer.") && !strings.HasPrefix(k, "metadata.") {
+		if k != "finished" && k != "language" && k != "page" && !strings.HasPrefix(k, "answer.") && !strings.HasPrefix(k, "metadata.") {
 			continue
 		}
 		for _, v := range vs {
