@@ -24,6 +24,7 @@ type Filter struct {
 	metadata map[string][]string // any of the values
 	finished *bool
 	language []string // any of them, each with its regional forms
+	page     []string // any of them: a path, or a prefix ending in * (pagefilter.go)
 }
 
 // answerFilter is a question's condition: any of values, and within min and max for a rating.
@@ -43,8 +44,9 @@ const (
 // any of them; a rating's score, a choice's option value or free text, a word an open-ended
 // answer contains, in any case), answer.{questionId}.min and .max for a rating,
 // metadata.{key}=value (repeated: any), finished=true|false, language=tag (repeated: any; "de"
-// also picks "de-AT"). A filter of a question the survey
-// does not have, or that cannot be filtered so, is an error wrapping store.ErrInvalid.
+// also picks "de-AT"), page=path (repeated: any; see pagefilter.go). A filter of a question
+// the survey does not have, or that cannot be filtered so, is an error wrapping
+// store.ErrInvalid.
 func ParseFilter(q url.Values, def survey.Definition) (Filter, error) {
 	var f Filter
 	terms := 0
@@ -68,6 +70,12 @@ func ParseFilter(q url.Values, def survey.Definition) (Filter, error) {
 				}
 				f.language = append(f.language, tag)
 			}
+		case key == "page":
+			pages, err := parsePage(values)
+			if err != nil {
+				return Filter{}, err
+			}
+			f.page = pages
 		case strings.HasPrefix(key, "metadata."):
 			name := strings.TrimPrefix(key, "metadata.")
 			if name == "" || utf8.RuneCountInString(name) > maxFilterValue {
@@ -123,7 +131,7 @@ func (f *Filter) addAnswer(def survey.Definition, name string, values []string) 
 	af := f.answers[q.ID]
 	af.typ = q.Type()
 	switch {
-	case af.typ == survey.TypeStatement || af.typ == survey.TypeBugReport:
+	case af.typ == survey.TypeStatement || af.typ == survey.TypeBugReport || af.typ == survey.TypeMatrix || af.typ == survey.TypeContact:
 		return store.Invalidf("answer.%s: a %s question's answers are not filtered", q.ID, af.typ)
 	case bound != "" && af.typ != survey.TypeRating:
 		return store.Invalidf("answer.%s%s: only a rating has a range", q.ID, bound)
@@ -154,7 +162,7 @@ func (f *Filter) addAnswer(def survey.Definition, name string, values []string) 
 
 // Empty reports whether the filter picks every response.
 func (f Filter) Empty() bool {
-	return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil && len(f.language) == 0
+	return len(f.answers) == 0 && len(f.metadata) == 0 && f.finished == nil && len(f.language) == 0 && len(f.page) == 0
 }
 
 // matchOthers reports whether r passes the filter's terms other than its answers'.
@@ -167,9 +175,11 @@ func (f Filter) matchOthers(r store.Response) bool {
 	}) {
 		return false
 	}
-	if len(f.metadata) > 0 {
-		var meta map[string]string
-		_ = json.Unmarshal(r.Metadata, &meta)
+	if len(f.metadata) > 0 || len(f.page) > 0 {
+		meta := responseMetadata(r)
+		if len(f.page) > 0 && !pageMatches(f.page, PagePath(meta)) {
+			return false
+		}
 		for k, vs := range f.metadata {
 			if v, ok := meta[k]; !ok || !slices.Contains(vs, v) {
 				return false
