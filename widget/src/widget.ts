@@ -118,11 +118,14 @@ export class Widget {
     (this.s.target ?? document.body).append(this.host);
     this.s.api.event(this.s.surveyId, this.s.respondent, "view").catch(() => {});
     if (this.questions.length === 0) return this.confirm();
-    if (!this.questions.some((q) => moreTypes.includes(q.properties.type) || (q.properties as { display?: string }).display === "thumbs")) return this.render();
-    this.capture
-      .more(this.root, this.s.words)
-      .then((m) => (this.more = m))
-      .finally(() => this.render());
+    if (this.questions.some((q) => moreTypes.includes(q.properties.type) || (q.properties as { display?: string }).display === "thumbs")) {
+      this.capture
+        .more(this.root, this.s.words)
+        .then((m) => (this.more = m))
+        .finally(() => this.render());
+    } else {
+      this.render();
+    }
     if (!this.s.gesture) {
       // Set after the region is in the page, so that screen readers announce the change.
       setTimeout(() => (this.status.textContent = `${this.s.labels.appeared} ${this.s.survey.title}`), 50);
