@@ -278,6 +278,9 @@ type SegmentCounter interface {
 	FillSegments(ctx context.Context, teamID string, limit int) (SegmentsFill, error)
 	// SegmentsProgress returns the fill's progress without filling.
 	SegmentsProgress(ctx context.Context, teamID string) (SegmentsFill, error)
+	// SegmentTeams lists the teams that declare segments, so that a process starting up can
+	// resume the fills a stop left behind (FillSegments of a complete team returns at once).
+	SegmentTeams(ctx context.Context) ([]string, error)
 	// SegmentResponses returns what RangeStats says of responses (TotalResponses,
 	// UniqueResponders, FinishedResponses; the rest zero) of the survey's responses created in
 	// [from, to) that generation gen counted under one of buckets of its segment number index.

@@ -76,6 +76,7 @@ func (f *Filler) run() {
 		case <-f.done:
 		}
 	}()
+	f.resume(ctx)
 	for {
 		team, ok := f.next()
 		if !ok {
@@ -94,6 +95,24 @@ func (f *Filler) run() {
 			}
 		}
 	}
+}
+
+// resume notes every team that declares segments, so that a fill a stop left behind goes on
+// when the process starts again rather than when the team's settings are next read; a complete
+// team costs one call.
+func (f *Filler) resume(ctx context.Context) {
+	teams, err := f.s.SegmentTeams(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			f.log.Error("segments: list the teams to resume their fills", "err", err)
+		}
+		return
+	}
+	f.mu.Lock()
+	for _, t := range teams {
+		f.pending[t] = true
+	}
+	f.mu.Unlock()
 }
 
 // next returns a team to fill.

@@ -19,7 +19,10 @@ type fakeCounter struct {
 	failures int
 	calls    int
 	complete chan string
+	teams    []string // the teams that declare segments
 }
+
+func (f *fakeCounter) SegmentTeams(context.Context) ([]string, error) { return f.teams, nil }
 
 func (f *fakeCounter) progress(team string) store.SegmentsFill {
 	if f.done[team] >= f.total {
@@ -67,5 +70,23 @@ func TestFillerFillsNotifiedTeams(t *testing.T) {
 	}
 	if fc.calls != 2*4+1 { // four batches each, and the failed call
 		t.Errorf("FillSegments calls = %d, want 9", fc.calls)
+	}
+}
+
+// A Filler starting up resumes the fills of the teams that declare segments, unasked: a process
+// stopped in the middle of a fill goes on with it when it starts again.
+func TestFillerResumesDeclaringTeamsAtStart(t *testing.T) {
+	fc := &fakeCounter{done: map[string]int64{}, total: 2*Batch + 1, complete: make(chan string, 1), teams: []string{"c"}}
+	f := New(fc, slog.New(slog.DiscardHandler))
+	f.retry = 0
+	f.Start()
+	if got := <-fc.complete; got != "c" {
+		t.Errorf("filled %q, want c", got)
+	}
+	if err := f.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if fc.calls != 3 {
+		t.Errorf("FillSegments calls = %d, want 3", fc.calls)
 	}
 }

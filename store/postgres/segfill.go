@@ -280,3 +280,16 @@ func (s *Store) SegmentResponses(ctx context.Context, surveyID string, gen int64
 		Scan(&st.TotalResponses, &st.UniqueResponders, &st.FinishedResponses)
 	return st, s.mapErr(err, "segment responses of survey "+surveyID)
 }
+
+// SegmentTeams implements store.SegmentCounter.
+func (s *Store) SegmentTeams(ctx context.Context) ([]string, error) {
+	if err := s.checkOpen("segment teams"); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT team_id FROM team_settings WHERE segments <> '' ORDER BY team_id`)
+	if err != nil {
+		return nil, s.mapErr(err, "segment teams")
+	}
+	teams, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return teams, s.mapErr(err, "segment teams")
+}

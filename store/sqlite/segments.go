@@ -347,3 +347,24 @@ func (s *Store) SegmentResponses(ctx context.Context, surveyID string, gen int64
 		Scan(&st.TotalResponses, &st.UniqueResponders, &st.FinishedResponses)
 	return st, s.mapErr(err, "segment responses")
 }
+
+// SegmentTeams implements store.SegmentCounter.
+func (s *Store) SegmentTeams(ctx context.Context) ([]string, error) {
+	if err := s.checkOpen("segment teams"); err != nil {
+		return nil, err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT team_id FROM team_settings WHERE segments <> '' ORDER BY team_id`)
+	if err != nil {
+		return nil, s.mapErr(err, "segment teams")
+	}
+	defer rows.Close()
+	var teams []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.mapErr(err, "segment teams")
+		}
+		teams = append(teams, id)
+	}
+	return teams, s.mapErr(rows.Err(), "segment teams")
+}

@@ -341,3 +341,23 @@ func testSegmentFill(t *testing.T, s store.Store) {
 	}
 	m.check(t, s, sv.ID, gen2, []string{"answer.favourite"}, values)
 }
+
+// testSegmentTeams: SegmentTeams lists the teams that declare segments, and no longer a team
+// that cleared them, so that a starting process resumes exactly the fills that may be left.
+func testSegmentTeams(t *testing.T, s store.Store) {
+	sc := optional[store.SegmentCounter](t, s, "store.SegmentCounter")
+	for _, id := range []string{"a", "b", "c"} {
+		mustTeam(t, s, id)
+	}
+	declare(t, s, "a", "language")
+	declare(t, s, "c", "metadata.plan", "language")
+	declare(t, s, "b", "language")
+	declare(t, s, "b")
+	got, err := sc.SegmentTeams(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("SegmentTeams = %q, want [a c]", got)
+	}
+}

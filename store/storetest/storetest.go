@@ -46,6 +46,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"CountsThroughBurst", testCountsThroughBurst},
 		{"SegmentCounts", testSegmentCounts},
 		{"SegmentFill", testSegmentFill},
+		{"SegmentTeams", testSegmentTeams},
 		{"Import", testImport},
 		{"ImportConcurrent", testImportConcurrent},
 		{"Outbox", testOutbox},
