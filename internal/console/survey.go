@@ -44,6 +44,13 @@ type surveyPage struct {
 	Editable bool
 	// Compare is the link to Compare, the page's filter its segment A.
 	Compare string
+	// Reading says how the filter is read (declare.go); Token and Back are the declare form's
+	// (the console's form token, and this page's query to come back to); Declared says a
+	// segment was declared just now.
+	Reading  *reading
+	Token    string
+	Back     string
+	Declared bool
 }
 
 // latestPage is how many responses the results page lists at a time.
@@ -116,6 +123,11 @@ func (rs *Results) survey(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Previous = &pp
 	}
+	if p.Reading, err = rs.readingOf(r.Context(), sv, f, cur); err != nil {
+		rs.fail(w, r, err)
+		return
+	}
+	p.Token, p.Back, p.Declared = rs.token, r.URL.RawQuery, q.Get("declared") == "1"
 	withSegments(&p.Filter, choices, fq)
 	p.Compare = compareLink(sv.ID, tr, fq)
 	p.Extra = extraRange(tr, p.Ranges, cur)

@@ -58,6 +58,7 @@ func NewConsole(s store.Store, teamID string, cfg Config, key []byte) *Results {
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/share", rs.checkedList(rs.shareLinks))
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/share/anonymous", rs.change(rs.shareAnonymous))
 	rs.mux.HandleFunc("POST /surveys/{surveyId}/share/links.csv", rs.checkedList(rs.shareCSV))
+	rs.mux.HandleFunc("POST /surveys/{surveyId}/segments", rs.change(rs.declareSegment))
 	rs.mux.HandleFunc("GET /share.js", rs.shareScript)
 	rs.mux.HandleFunc("GET /share.css", rs.shareStyle)
 	return rs

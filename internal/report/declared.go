@@ -61,6 +61,14 @@ func segmentTermOf(f Filter, def *survey.Definition) (segmentTerm, bool) {
 	return t, rest.Empty()
 }
 
+// SegmentOf returns the segment, as a team declares it (metadata.{key}, language or
+// answer.{questionId}), whose counts could answer f: false when f is anything but values of one
+// such segment.
+func SegmentOf(f Filter, def *survey.Definition) (string, bool) {
+	t, ok := segmentTermOf(f, def)
+	return t.segment, ok
+}
+
 // answerValues are a question's filter values as its segment names them: a single-select's as
 // given, a rating's scores as store.SegmentValue writes them.
 func answerValues(typ string, values []string) ([]string, bool) {

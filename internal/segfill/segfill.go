@@ -16,6 +16,11 @@ import (
 // the writes waiting behind it wait little.
 const Batch = 500
 
+// Poll is how often an idle Filler lists the teams that declare segments, to fill those whose
+// segments changed where its Notify is not called (the console, another process on the same
+// database): a declaration is counted within about this long.
+const Poll = time.Minute
+
 // Filler fills the segment counts of the teams it is told of (Notify). Start it once; Close
 // stops it. A fill it leaves behind (a stop, a failure) is resumed where the store recorded it
 // when the team is notified again.
@@ -23,6 +28,7 @@ type Filler struct {
 	s     store.SegmentCounter
 	log   *slog.Logger
 	retry time.Duration // how long to wait after a failure, or a call that counted nothing
+	poll  time.Duration // how often an idle Filler looks for teams whose segments changed elsewhere
 
 	mu      sync.Mutex
 	pending map[string]bool
@@ -36,7 +42,7 @@ func New(s store.SegmentCounter, log *slog.Logger) *Filler {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Filler{s: s, log: log, retry: time.Second, pending: map[string]bool{},
+	return &Filler{s: s, log: log, retry: time.Second, poll: Poll, pending: map[string]bool{},
 		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
@@ -82,10 +88,12 @@ func (f *Filler) run() {
 		if !ok {
 			select {
 			case <-f.wake:
-				continue
+			case <-time.After(f.poll):
+				f.resume(ctx) // segments declared where no Notify reaches: the console, another process
 			case <-f.stop:
 				return
 			}
+			continue
 		}
 		if !f.fill(ctx, team) {
 			select { // nothing counted: another process holds the rest, or the store failed

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/svc-feedback/svc/store"
 )
@@ -22,7 +24,11 @@ type fakeCounter struct {
 	teams    []string // the teams that declare segments
 }
 
-func (f *fakeCounter) SegmentTeams(context.Context) ([]string, error) { return f.teams, nil }
+func (f *fakeCounter) SegmentTeams(context.Context) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.teams), nil
+}
 
 func (f *fakeCounter) progress(team string) store.SegmentsFill {
 	if f.done[team] >= f.total {
@@ -48,7 +54,10 @@ func (f *fakeCounter) FillSegments(_ context.Context, team string, limit int) (s
 	f.done[team] = min(f.total, f.done[team]+int64(limit))
 	p := f.progress(team)
 	if p.State == store.FillComplete {
-		f.complete <- team
+		select { // said once a test has read it: a polling Filler asks again
+		case f.complete <- team:
+		default:
+		}
 	}
 	return p, nil
 }
@@ -88,5 +97,23 @@ func TestFillerResumesDeclaringTeamsAtStart(t *testing.T) {
 	}
 	if fc.calls != 3 {
 		t.Errorf("FillSegments calls = %d, want 3", fc.calls)
+	}
+}
+
+// An idle Filler looks for teams again now and then, so that segments declared where its
+// Notify is not called (the console, another process) are filled all the same.
+func TestFillerFindsTeamsDeclaredElsewhere(t *testing.T) {
+	fc := &fakeCounter{done: map[string]int64{}, total: Batch + 1, complete: make(chan string, 1)}
+	f := New(fc, slog.New(slog.DiscardHandler))
+	f.retry, f.poll = 0, time.Millisecond
+	f.Start()
+	fc.mu.Lock()
+	fc.teams = []string{"d"} // declared by another process: no Notify
+	fc.mu.Unlock()
+	if got := <-fc.complete; got != "d" {
+		t.Errorf("filled %q, want d", got)
+	}
+	if err := f.Close(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }
