@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +78,7 @@ func TestMetrics(t *testing.T) {
 		`svc_store_commit_writes_count`,
 		`svc_store_commit_duration_seconds_bucket`,
 		`svc_store_connections_max 3`,
-		`svc_store_connections{state="in_use"} 0`,
+		`svc_store_connections{state="in_use"} `, // 0, or 1 while the sender claims its next deliveries
 		`svc_store_connection_waits_total 0`,
 		`svc_store_queued_writes `, // 0, or 1 while the sender claims its next deliveries
 		`go_goroutines`,
@@ -85,6 +86,10 @@ func TestMetrics(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("metrics lack %q", want)
 		}
+	}
+	// The sender may hold one connection as it claims its next deliveries; never more.
+	if !regexp.MustCompile(`svc_store_connections\{state="in_use"\} [01]\n`).MatchString(got) {
+		t.Errorf("connections in use: want 0, or 1 while the sender claims")
 	}
 	if t.Failed() {
 		t.Logf("metrics:\n%s", got)
