@@ -2,11 +2,8 @@
 // and described, its figures a table one key away, accessible, and at 320 px scrolling inside its
 // own box, never the page.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk, respondent, surveys } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, pk, respondent, surveys } from "./helpers.mjs";
 
 let browser;
 before(async () => {
@@ -102,11 +99,7 @@ test("axe-core finds no violation in the charts, their tables open or closed, wi
     for (const scheme of ["light", "dark"]) {
       // bypassCSP to inject axe; the policy is tested above.
       const { context, tab } = await openPage(`/results/surveys/${surveys.demo.id}?timeRange=last-30-days`, { bypassCSP: true, viewport, colorScheme: scheme });
-      await tab.addScriptTag({ path: axePath });
-      const run = () => tab.evaluate(async () => {
-        const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-      });
+      const run = () => axeViolations(tab);
       assert.deepEqual(await run(), [], `closed, ${viewport.width} px, ${scheme}`);
       for (const summary of await tab.locator(".figures summary").all()) await summary.click();
       assert.deepEqual(await run(), [], `open, ${viewport.width} px, ${scheme}`);

@@ -2,11 +2,8 @@
 // sortable table, "Check who sees it" answering as next-survey does, and two tabs editing one
 // survey, merged, by roles and names, as a product person would.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk, sk } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, pk, sk } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -28,11 +25,7 @@ const nextSurvey = async (respondent, url) => {
 // policy for axe's script alone: console.test.mjs checks the policy), and checks that the page
 // does not scroll sideways.
 async function accessible(tab, what) {
-  await tab.addScriptTag({ path: axePath });
-  const violations = await tab.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  });
+  const violations = await axeViolations(tab);
   assert.deepEqual(violations, [], what);
   const width = await tab.evaluate(() => document.documentElement.scrollWidth);
   const viewport = tab.viewportSize()?.width ?? 1280;

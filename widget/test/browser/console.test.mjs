@@ -1,11 +1,8 @@
 // The console (svc.NewConsole): a survey made from a template, published, paused and deleted by
 // roles and names, as a product person would, and found served, or not, by the public API.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk, sk, surveys } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, pk, sk, surveys } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -92,11 +89,7 @@ test("the console's list and editor are accessible and fit 320 px, light and dar
     for (const path of ["/console/", `/console/surveys/${surveys.demo.id}/edit`, `/console/surveys/${surveys.langs.id}/translations`,
       `/console/surveys/${surveys.langs.id}/translations/ar`]) {
       await tab.goto(base + path);
-      await tab.addScriptTag({ path: axePath });
-      const violations = await tab.evaluate(async () => {
-        const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-      });
+      const violations = await axeViolations(tab);
       assert.deepEqual(violations, [], `${path} (${colorScheme})`);
       const width = await tab.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 320, `${path} scrolls sideways: ${width}`);
@@ -404,11 +397,7 @@ test("by keyboard alone: a routing rule on the NPS question and a page rule, sav
   }
   await page.getByRole("group", { name: "Question 4", exact: true }).getByRole("button", { name: "Add routing rule" }).click();
   await page.getByRole("group", { name: "Question 4", exact: true }).getByRole("group", { name: /^Rule 1/ }).waitFor();
-  await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  });
+  const violations = await axeViolations(page);
   assert.deepEqual(violations, []);
   assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 320, "the editor's rows scroll sideways");
   await narrow.close();

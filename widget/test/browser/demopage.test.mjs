@@ -6,15 +6,13 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { launch } from "./helpers.mjs";
+import { axeViolations, launch } from "./helpers.mjs";
 
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
 
 let browser, dir, server, demo, sk;
@@ -208,11 +206,7 @@ test("axe-core finds no violation on the demo page, wide or at 320 px, light or 
       // bypassCSP to inject axe; the page's policy is tested above. Reduced motion: axe reads
       // colours after a survey's fade-in, not in the middle of it.
       const { context, tab } = await openDemo("/?page=pricing", { bypassCSP: true, viewport, colorScheme, reducedMotion: "reduce" });
-      await tab.addScriptTag({ path: axePath });
-      const run = () => tab.evaluate(async () => {
-        const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-      });
+      const run = () => axeViolations(tab);
       const where = `${viewport.width} px, ${colorScheme}`;
       // The page and the pricing survey beside it, which appeared by itself: both are read.
       await tab.getByRole("heading", { name: "Pricing feedback: how was it?" }).waitFor();

@@ -3,11 +3,8 @@
 // it as it is typed without a request; asking before unsaved changes are left and before a
 // question with answers is removed or retyped; by keyboard alone; accessible.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, eventually, launch, pk, sk } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, eventually, launch, pk, sk } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -74,11 +71,7 @@ const question = (tab, n) => tab.getByRole("group", { name: `Question ${n}`, exa
 const optionBox = (q, n) => q.getByRole("group", { name: `Option ${n}`, exact: true }).getByRole("textbox", { name: "Option", exact: true });
 
 async function accessible(tab, what) {
-  await tab.addScriptTag({ path: axePath });
-  const violations = await tab.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  });
+  const violations = await axeViolations(tab);
   assert.deepEqual(violations, [], what);
 }
 

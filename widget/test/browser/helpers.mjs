@@ -1,6 +1,7 @@
 // Shared pieces of the browser tests: the browser, the server the Go test started (SVC_E2E_URL),
 // the fixture's surveys and keys, and the protected API to see what was saved.
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
 export const base = process.env.SVC_E2E_URL;
@@ -110,4 +111,17 @@ export async function outcome(tab) {
   const text = await out.textContent();
   if (text.startsWith("error:")) throw new Error(text);
   return JSON.parse(text);
+}
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+// axeViolations runs axe-core on the page against WCAG 2.2 A and AA and returns what it finds,
+// a line each ([] when nothing). Its page's context must bypass the page's policy
+// (bypassCSP) for axe's script alone: the tests of each page check the policy itself.
+export async function axeViolations(tab) {
+  if (!(await tab.evaluate(() => "axe" in window))) await tab.addScriptTag({ path: axePath });
+  return tab.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  });
 }

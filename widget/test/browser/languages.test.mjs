@@ -3,23 +3,12 @@
 // end on a phone, with no publishable key on the page.
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, open, pk, respondent, responses, saved, sk, surveys } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, open, pk, respondent, responses, saved, sk, surveys } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
-
-async function axe(tab) {
-  await tab.addScriptTag({ path: axePath });
-  return tab.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  });
-}
 
 test("a translated survey speaks the browser's language, German, and saves option values", async () => {
   const s = surveys.langs;
@@ -57,7 +46,7 @@ test("an Arabic survey is laid out right to left, and is accessible", async () =
   const close = await region.getByRole("button", { name: "إغلاق" }).boundingBox();
   const title = await region.getByText("كيف كانت زيارتك؟").first().boundingBox();
   assert.ok(close.x < title.x + title.width / 2, `close at ${close.x}, title at ${title.x}–${title.x + title.width}`);
-  assert.deepEqual(await axe(tab), []);
+  assert.deepEqual(await axeViolations(tab), []);
   assert.ok((await tab.evaluate(() => document.documentElement.scrollWidth)) <= 320, "the page scrolls sideways");
   await radio.check();
   await region.getByRole("button", { name: "التالي" }).click();
@@ -131,9 +120,9 @@ test("a link from an e-mail: one click scores, the page on a phone asks the rest
   const other = await checked.newPage();
   await other.goto(sign(data.secret, s.id, respondent("axe"), Math.floor(Date.now() / 1000) + 3600));
   await other.getByRole("heading", { name: "How likely are you to recommend us?" }).waitFor();
-  assert.deepEqual(await axe(other), []);
+  assert.deepEqual(await axeViolations(other), []);
   await other.goto(`${base}/s/${s.id}`); // unsigned: a page that says why
   await other.getByRole("heading", { name: "This survey needs a personal link" }).waitFor();
-  assert.deepEqual(await axe(other), []);
+  assert.deepEqual(await axeViolations(other), []);
   await checked.close();
 });

@@ -2,11 +2,8 @@
 // found by roles and names, accessible, under their own strict policy, and readable on a phone.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk, respondent, surveys } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, pk, respondent, surveys } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -154,11 +151,7 @@ test("axe-core finds no violation on the results pages", async () => {
     `/results/surveys/${surveys.short.id}?timeRange=last-30-days&answer.plan=Team&answer.mood.min=3`,
     `/results/surveys/${surveys.short.id}/answers/wish?q=Charts`]) {
     await tab.goto(base + path);
-    await tab.addScriptTag({ path: axePath });
-    const violations = await tab.evaluate(async () => {
-      const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-      return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-    });
+    const violations = await axeViolations(tab);
     assert.deepEqual(violations, [], path);
   }
   await context.close();

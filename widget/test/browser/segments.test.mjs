@@ -2,11 +2,8 @@
 // most frequent values) and Compare, two segments side by side: found by roles and names, on a
 // 320 px wide phone, and accessible.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, pk, respondent, surveys } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, pk, respondent, surveys } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -91,11 +88,7 @@ test("segments: axe-core finds no violation on the filter bar's segments and on 
     `/results/surveys/${surveys.demo.id}/compare?a.metadata.tier=${gold}&b.metadata.tier=${silver}&b.answer.nps.min=3`,
     `/results/surveys/${surveys.demo.id}/compare?b.page=pricing`]) {
     await tab.goto(base + path);
-    await tab.addScriptTag({ path: axePath });
-    const violations = await tab.evaluate(async () => {
-      const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-      return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-    });
+    const violations = await axeViolations(tab);
     assert.deepEqual(violations, [], path);
   }
   await context.close();

@@ -4,11 +4,8 @@
 // the page's own policy, then axe-core clean at 320 px.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { base, launch, respondent, sk } from "./helpers.mjs";
-
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, base, launch, respondent, sk } from "./helpers.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -31,11 +28,7 @@ async function shared(title) {
 // accessible runs axe-core on the page (its context bypasses the page's policy for axe's script
 // alone) and checks that the page does not scroll sideways.
 async function accessible(tab, what) {
-  await tab.addScriptTag({ path: axePath });
-  const violations = await tab.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  });
+  const violations = await axeViolations(tab);
   assert.deepEqual(violations, [], what);
   const width = await tab.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= (tab.viewportSize()?.width ?? 1280), `${what} scrolls sideways: ${width}`);
